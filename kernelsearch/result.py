@@ -117,6 +117,8 @@ class EvalResult:
     stdout: str = ""
     wall_s: float = 0.0
     source_hash: str = ""
+    flops: float | None = None  # work of one forward, counted on the meta device
+    bytes_moved: float | None = None  # minimum bytes one forward must read + write
 
     # ---- the one acceptance predicate -------------------------------------------------
     @property
@@ -178,6 +180,8 @@ class EvalResult:
             "stdout": self.stdout,
             "wall_s": self.wall_s,
             "source_hash": self.source_hash,
+            "flops": self.flops,
+            "bytes_moved": self.bytes_moved,
         }
 
     @classmethod
@@ -205,6 +209,8 @@ class EvalResult:
             stdout=d.get("stdout", ""),
             wall_s=float(d.get("wall_s", 0.0)),
             source_hash=d.get("source_hash", ""),
+            flops=d.get("flops"),
+            bytes_moved=d.get("bytes_moved"),
         )
 
     def to_json(self) -> str:
