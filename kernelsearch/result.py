@@ -171,7 +171,9 @@ class EvalResult:
             "mismatch": self.mismatch.to_dict() if self.mismatch else None,
             "runtime_ms": self.runtime.to_dict() if self.runtime else None,
             "baseline_eager_ms": self.baseline_eager.to_dict() if self.baseline_eager else None,
-            "baseline_compile_ms": self.baseline_compile.to_dict() if self.baseline_compile else None,
+            "baseline_compile_ms": self.baseline_compile.to_dict()
+            if self.baseline_compile
+            else None,
             "speedup_eager": self.speedup_eager,
             "speedup_compile": self.speedup_compile,
             "interpreted": self.interpreted,

@@ -101,9 +101,9 @@ def parse_task_source(source: str, origin: str) -> ast.Module:
         tree = ast.parse(source, filename=origin)
     except SyntaxError as e:
         raise TaskFormatError(f"{origin}:{e.lineno}: syntax error: {e.msg}") from None
-    defined = {
-        ("class", n.name) for n in tree.body if isinstance(n, ast.ClassDef)
-    } | {("function", n.name) for n in tree.body if isinstance(n, ast.FunctionDef)}
+    defined = {("class", n.name) for n in tree.body if isinstance(n, ast.ClassDef)} | {
+        ("function", n.name) for n in tree.body if isinstance(n, ast.FunctionDef)
+    }
     missing = [name for kind, name in REQUIRED if (kind, name) not in defined]
     if missing:
         raise TaskFormatError(f"{origin}: not a KernelBench task: no {', '.join(missing)} defined")
@@ -194,7 +194,17 @@ def load_batch(path: Path | str) -> list[Task]:
     raise TaskFormatError(f"{path}: expected a .py task, a directory of tasks, or a .toml manifest")
 
 
-_TASK_KEYS = {"path", "name", "atol", "rtol", "trials", "sizes", "allow_torch_ops", "flops", "bytes"}
+_TASK_KEYS = {
+    "path",
+    "name",
+    "atol",
+    "rtol",
+    "trials",
+    "sizes",
+    "allow_torch_ops",
+    "flops",
+    "bytes",
+}
 
 
 def load_manifest(path: Path) -> list[Task]:

@@ -1,0 +1,1 @@
+"""The evaluation harness: sandboxed build -> check -> guard -> time of untrusted kernels."""

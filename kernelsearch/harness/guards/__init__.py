@@ -1,0 +1,1 @@
+"""Verification guards: static checks on candidate sources and runtime checks in the worker."""
