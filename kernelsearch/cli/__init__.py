@@ -20,6 +20,7 @@ app = typer.Typer(
 # Command modules, each exposing register(app). Order = order in --help.
 _COMMAND_MODULES = [
     "kernelsearch.cli.harness_cmds",
+    "kernelsearch.cli.run_cmds",
 ]
 
 for _name in _COMMAND_MODULES:

@@ -27,6 +27,7 @@ from kernelsearch.result import EvalResult, Stage, TimingStats
 ACCEPTED_UNTIMED = 1.0
 PERFECT_CORRECTNESS = 1.0
 MIN_RELATIVE_NOISE = 0.01  # timings never count as more precise than 1%
+FLOAT_SLACK = 1e-9  # so equal-by-construction differences are not split by rounding
 
 # Score of a non-accepted result, by stage: higher = got further.
 FAILURE_LADDER: dict[Stage, float] = {
@@ -118,12 +119,12 @@ def scored(result: EvalResult, objective: str = "speed", baseline: str = "eager"
 
 def ties(a: Scored, b: Scored) -> bool:
     """True when the two scores differ by no more than their combined noise."""
-    return abs(a.score - b.score) <= a.margin + b.margin
+    return abs(a.score - b.score) <= a.margin + b.margin + FLOAT_SLACK
 
 
 def beats(a: Scored, b: Scored) -> bool:
     """True when `a` is better than `b` by more than their combined noise."""
-    return a.score - b.score > a.margin + b.margin
+    return a.score - b.score > a.margin + b.margin + FLOAT_SLACK
 
 
 def total(items: Sequence[Scored]) -> Scored:
