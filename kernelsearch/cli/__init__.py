@@ -21,6 +21,7 @@ app = typer.Typer(
 _COMMAND_MODULES = [
     "kernelsearch.cli.harness_cmds",
     "kernelsearch.cli.run_cmds",
+    "kernelsearch.cli.docs_cmds",
 ]
 
 for _name in _COMMAND_MODULES:

@@ -1,0 +1,225 @@
+"""The documentation index: SQLite FTS5 with BM25 ranking, one row per section.
+
+Built on first use into a cache directory and rebuilt only when the corpus content hash
+changes (or on request). No service: one SQLite file, written to a temporary name and
+renamed into place so a reader never sees a half-built index.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+import sqlite3
+import tempfile
+from collections.abc import Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import Protocol
+
+from kernelsearch.config import default_cache_dir
+from kernelsearch.errors import ConfigError
+from kernelsearch.retrieval.corpus import DocSection, corpus_hash, load_sections
+
+log = logging.getLogger(__name__)
+
+DEFAULT_TOP_K = 3
+DEFAULT_MAX_CHARS = 6000  # all returned sections together
+MIN_TRUNCATED_CHARS = 300  # a section cut shorter than this is dropped instead
+MAX_QUERY_TERMS = 60
+# BM25 column weights: title, symptoms, body. Symptom lines name the error messages.
+COLUMN_WEIGHTS = (3.0, 4.0, 1.0)
+INDEX_FILE = "index.sqlite"
+USER_DOCS_DIR = "user_docs"
+SCHEMA_VERSION = "1"
+
+# Words too common in compiler output and prose to say anything about a topic.
+STOPWORDS = frozenset(
+    """a an and are as at be but by can cannot could did do does for from has have here if in into
+    is it its may must no not of on or so such than that the their then there these this to was
+    were will with you your error errors note warning warnings line file tmp kscap main cpp cu py
+    during compilation detected function call used use using while which when what""".split()
+)
+_TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9]*|[0-9]+[A-Za-z][A-Za-z0-9]*")
+
+
+class Retriever(Protocol):
+    """Anything that returns documentation sections for a query (the feedback's extension point)."""
+
+    def search(self, query: str, k: int = DEFAULT_TOP_K) -> list[DocSection]: ...
+
+
+def default_corpus_dirs() -> list[Path]:
+    """Our own `docs_index/` (next to the package in a source checkout, or installed data)."""
+    import sys
+
+    candidates = [
+        Path(__file__).resolve().parents[2] / "docs_index",
+        Path(sys.prefix) / "share" / "kernelsearch" / "docs_index",
+    ]
+    return [p for p in candidates if p.is_dir()][:1]
+
+
+def fts_query(text: str, max_terms: int = MAX_QUERY_TERMS) -> str:
+    """An FTS5 MATCH expression for free text: each distinct word quoted, joined by OR.
+
+    Only letters and digits reach the expression, each inside double quotes, so compiler
+    output with quotes, parentheses, `::`, `*` or FTS keywords (AND, NEAR) never raises.
+    Returns "" when nothing searchable is left.
+    """
+    terms: list[str] = []
+    seen: set[str] = set()
+    for raw in _TOKEN.findall(text):
+        for word in _split_identifier(raw):
+            lower = word.lower()
+            if len(lower) < 2 or lower in STOPWORDS or lower in seen:
+                continue
+            seen.add(lower)
+            terms.append(f'"{lower}"')
+            if len(terms) >= max_terms:
+                return " OR ".join(terms)
+    return " OR ".join(terms)
+
+
+def _split_identifier(word: str) -> list[str]:
+    """The word itself, plus its camelCase parts ('atomicAdd' -> atomicAdd, atomic, Add)."""
+    parts = re.findall(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+", word)
+    return [word] if len(parts) <= 1 else [word, *parts]
+
+
+class DocsIndex:
+    """Section-level BM25 search over our docs plus the user's added documents.
+
+    `corpus_dirs` None: our `docs_index/`. `cache_dir` None: `default_cache_dir()/docs`.
+    Documents added with `add_documents` live in `cache_dir/user_docs` and are always indexed.
+    """
+
+    def __init__(
+        self, corpus_dirs: Sequence[Path | str] | None = None, cache_dir: Path | str | None = None
+    ) -> None:
+        dirs = default_corpus_dirs() if corpus_dirs is None else [Path(d) for d in corpus_dirs]
+        self.cache_dir = Path(cache_dir) if cache_dir is not None else default_cache_dir() / "docs"
+        self.user_docs_dir = self.cache_dir / USER_DOCS_DIR
+        self.corpus_dirs = [*dirs, self.user_docs_dir]
+        self.db_path = self.cache_dir / INDEX_FILE
+        if not any(d.is_dir() for d in dirs) and corpus_dirs is None:
+            log.warning(
+                "documentation corpus docs_index/ not found; only user documents are searched"
+            )
+
+    # ---- building ----------------------------------------------------------------------
+    def corpus_hash(self) -> str:
+        return corpus_hash(self.corpus_dirs)
+
+    def _stored_hash(self) -> str | None:
+        if not self.db_path.exists():
+            return None
+        try:
+            with sqlite3.connect(self.db_path) as con:
+                rows = dict(con.execute("SELECT key, value FROM meta").fetchall())
+        except sqlite3.DatabaseError:
+            return None
+        if rows.get("schema") != SCHEMA_VERSION:
+            return None
+        return rows.get("corpus_hash")
+
+    def build(self, force: bool = False) -> bool:
+        """Build the index unless it is current. Returns True when it was (re)built."""
+        digest = self.corpus_hash()
+        if not force and self._stored_hash() == digest:
+            return False
+        sections = load_sections(self.corpus_dirs)
+        self.cache_dir.mkdir(parents=True, exist_ok=True)
+        fd, tmp_name = tempfile.mkstemp(prefix="index-", suffix=".tmp", dir=self.cache_dir)
+        os.close(fd)
+        try:
+            with sqlite3.connect(tmp_name) as con:
+                _create_schema(con)
+                con.executemany(
+                    "INSERT INTO sections(id, title, symptoms, body, source) VALUES (?,?,?,?,?)",
+                    [(s.id, s.title, s.symptoms, s.body, s.source) for s in sections],
+                )
+                con.executemany(
+                    "INSERT INTO meta(key, value) VALUES (?, ?)",
+                    [("corpus_hash", digest), ("schema", SCHEMA_VERSION)],
+                )
+            os.replace(tmp_name, self.db_path)
+        finally:
+            if os.path.exists(tmp_name):
+                os.unlink(tmp_name)
+        log.info("docs index built: %d sections at %s", len(sections), self.db_path)
+        return True
+
+    def _connect(self) -> sqlite3.Connection:
+        self.build()
+        return sqlite3.connect(self.db_path)
+
+    # ---- reading -----------------------------------------------------------------------
+    def sections(self) -> list[DocSection]:
+        with self._connect() as con:
+            rows = con.execute("SELECT id, title, symptoms, body, source FROM sections").fetchall()
+        return [DocSection(*row) for row in rows]
+
+    def search_scored(self, query: str, k: int = DEFAULT_TOP_K) -> list[tuple[DocSection, float]]:
+        """Top-k sections with their BM25 scores (lower is better, as SQLite reports them),
+        without duplicate content."""
+        if k < 1:
+            raise ConfigError(f"k must be >= 1, got {k}")
+        match = fts_query(query)
+        if not match:
+            return []
+        weights = ", ".join(str(w) for w in COLUMN_WEIGHTS)
+        sql = (
+            "SELECT id, title, symptoms, body, source, bm25(sections, "
+            f"{weights}) AS score FROM sections WHERE sections MATCH ? ORDER BY score LIMIT ?"
+        )
+        with self._connect() as con:
+            rows = con.execute(sql, (match, k * 3)).fetchall()
+        out: list[tuple[DocSection, float]] = []
+        seen_bodies: set[str] = set()
+        for *fields, score in rows:
+            section = DocSection(*fields)
+            key = " ".join(section.body.split())
+            if key in seen_bodies:
+                continue
+            seen_bodies.add(key)
+            out.append((section, float(score)))
+            if len(out) == k:
+                break
+        return out
+
+    def search(
+        self, query: str, k: int = DEFAULT_TOP_K, max_chars: int = DEFAULT_MAX_CHARS
+    ) -> list[DocSection]:
+        """Top-k sections for `query`, deduplicated, their text capped at `max_chars` in all."""
+        return cap_sections([s for s, _ in self.search_scored(query, k)], max_chars)
+
+
+def cap_sections(sections: list[DocSection], max_chars: int) -> list[DocSection]:
+    """Keep sections in order until `max_chars` of `.text` is used; the last one that does not
+    fit is cut at a line boundary (or dropped when under MIN_TRUNCATED_CHARS would remain)."""
+    kept: list[DocSection] = []
+    left = max_chars
+    for section in sections:
+        size = len(section.text)
+        if size <= left:
+            kept.append(section)
+            left -= size
+            continue
+        overhead = size - len(section.body)
+        room = left - overhead - 2  # the "\n…" marker
+        if room >= MIN_TRUNCATED_CHARS:
+            cut = section.body[:room]
+            cut = cut[: cut.rfind("\n")] if "\n" in cut else cut
+            kept.append(replace(section, body=cut.rstrip() + "\n…"))
+        break
+    return kept
+
+
+def _create_schema(con: sqlite3.Connection) -> None:
+    con.execute("CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT)")
+    con.execute(
+        "CREATE VIRTUAL TABLE sections USING fts5("
+        "id UNINDEXED, title, symptoms, body, source UNINDEXED, "
+        "tokenize = 'porter unicode61')"
+    )
