@@ -19,3 +19,7 @@ class BackendUnavailable(KernelSearchError):
 
 class CredentialsError(KernelSearchError):
     """No usable LLM credentials or endpoint."""
+
+
+class TaskRunError(KernelSearchError):
+    """The task's own reference Model failed to run (so no kernel for it can be judged)."""

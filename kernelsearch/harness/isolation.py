@@ -69,6 +69,39 @@ PR_SET_PDEATHSIG = 1
 PR_SET_DUMPABLE = 4
 PR_SET_NO_NEW_PRIVS = 38
 CLONE_NEWNET = 0x40000000
+CLONE_NEWNS = 0x00020000
+MS_BIND = 4096
+MS_REC = 16384
+MS_PRIVATE = 1 << 18
+MS_RDONLY = 1
+
+# Credential files and folders under a home directory, hidden from workers.
+CREDENTIAL_PATHS = (
+    ".aws",
+    ".azure",
+    ".config/gcloud",
+    ".config/gh",
+    ".config/hub",
+    ".docker",
+    ".kube",
+    ".ssh",
+    ".gnupg",
+    ".netrc",
+    ".git-credentials",
+    ".pypirc",
+    ".npmrc",
+    ".cache/huggingface",
+    ".huggingface",
+    ".config/litellm",
+    ".litellm",
+    ".anthropic",
+    ".openai",
+    ".env",
+    ".bash_history",
+    ".zsh_history",
+    ".python_history",
+    ".config/kernelsearch/credentials",
+)
 NOBODY_UID = 65534
 
 _libc = ctypes.CDLL(None, use_errno=True)
@@ -101,6 +134,30 @@ def no_new_privs() -> None:
 def private_network() -> bool:
     """Move this process into a fresh network namespace (loopback only, down). False if refused."""
     return _libc.unshare(CLONE_NEWNET) == 0
+
+
+def credential_paths(home: str) -> list[str]:
+    """Existing credential locations under `home` (what `hide_paths` should cover)."""
+    return [p for p in (os.path.join(home, c) for c in CREDENTIAL_PATHS) if os.path.lexists(p)]
+
+
+def hide_paths(paths: list[str], empty_dir: str) -> bool:
+    """In a private mount namespace, cover each path with an empty folder or /dev/null.
+
+    Needs CAP_SYS_ADMIN (root before dropping privileges); False where refused.
+    """
+    if not paths:
+        return True
+    if _libc.unshare(CLONE_NEWNS) != 0:
+        return False
+    if _libc.mount(b"none", b"/", None, MS_REC | MS_PRIVATE, None) != 0:
+        return False
+    ok = True
+    for path in paths:
+        source = empty_dir if os.path.isdir(path) else os.devnull
+        if _libc.mount(source.encode(), path.encode(), None, MS_BIND, None) != 0:
+            ok = False
+    return ok
 
 
 def limit_address_space(extra_mb: int) -> None:

@@ -201,6 +201,7 @@ class Sandbox:
                 "drop_root": limits.drop_root,
                 # Dropping to `nobody` only when it can still reach these (else: drop caps).
                 "needed_paths": [sys.prefix, _package_root(), str(scratch), *(needed_paths or [])],
+                "hide": isolation.credential_paths(str(Path.home())),
             },
         }
         start = time.monotonic()

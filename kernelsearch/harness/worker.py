@@ -80,6 +80,7 @@ def device_job(p: dict[str, Any]) -> dict[str, Any]:
         "torch": torch.__version__,
         "threads": torch.get_num_threads(),
         "sandbox": p.get("_sandbox", {}),
+        "gpus": torch.cuda.device_count() if backend.device_kind == "cuda" else 0,
     }
 
 

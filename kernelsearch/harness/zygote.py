@@ -49,6 +49,8 @@ def _child(req: dict) -> None:
             os.close(fd)
         os.environ.clear()
         os.environ.update(req["env"])
+        extra = [d for d in os.environ.get("PYTHONPATH", "").split(os.pathsep) if d]
+        sys.path[:0] = [d for d in extra if d not in sys.path]
         os.chdir(scratch)
         limits = req.get("limits", {})
         isolation.disable_core_dumps()
@@ -59,6 +61,9 @@ def _child(req: dict) -> None:
             if limits.get("private_network", True) and isolation.private_network()
             else "shared"
         )
+        empty = os.path.join(scratch, ".empty")
+        os.makedirs(empty, exist_ok=True)
+        hidden = isolation.hide_paths(limits.get("hide", []), empty)
         dropped = "kept"
         if limits.get("drop_root", True):
             dropped = isolation.drop_root([scratch], limits.get("needed_paths", []))
@@ -66,7 +71,7 @@ def _child(req: dict) -> None:
         module_name, fn_name = req["fn"].split(":")
         fn = getattr(importlib.import_module(module_name), fn_name)
         payload = dict(req["payload"])
-        payload["_sandbox"] = {"network": net, "privileges": dropped}
+        payload["_sandbox"] = {"network": net, "privileges": dropped, "credentials_hidden": hidden}
         result = fn(payload)
         tmp = os.path.join(scratch, RESULT_FILE + ".tmp")
         with open(tmp, "w") as f:
