@@ -6,6 +6,7 @@ build pool and exclusive device slots. Every stage runs in a fresh sandboxed pro
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import logging
 import os
@@ -18,6 +19,7 @@ from kernelsearch.backends import RunMode, get_backend
 from kernelsearch.config import EvalConfig
 from kernelsearch.errors import KernelSearchError, TaskFormatError, TaskRunError
 from kernelsearch.harness.baselines import BaselineCache, Baselines, cache_key
+from kernelsearch.harness.guards import sizes, speed
 from kernelsearch.harness.guards import static as statics
 from kernelsearch.harness.sandbox import Limits, Outcome, Sandbox
 from kernelsearch.harness.slots import Slots, Unlimited
@@ -113,6 +115,8 @@ class Harness:
                 "atol": task.atol,
                 "rtol": task.rtol,
                 "trials": task.trials,
+                "allow_torch_ops": self._policy(task),
+                "perturbed": sizes.perturbations(task),  # guards: hard-coded shapes
             }
         if kernel is not None:
             p["kernel"] = kernel
@@ -196,7 +200,9 @@ class Harness:
 
     def static_check(self, task: Task, source: str) -> tuple[list[Flag], EvalResult | None]:
         """Checks on the source before anything runs: the flags, and a result if rejected."""
-        flags = statics.check_source(source, self.backend.name, self._policy(task))
+        flags = statics.check_source(
+            source, self.backend.name, self._policy(task), task_source=task.effective_source
+        )
         failed = statics.first_error(flags)
         if failed is None:
             return flags, None
@@ -238,12 +244,17 @@ class Harness:
             stdout=out.stdout,
         )
 
-    def run(self, task: Task, source: str, gpu: int | None = None) -> EvalResult:
+    def run(
+        self, task: Task, source: str, gpu: int | None = None, seed: int | None = None
+    ) -> EvalResult:
         """Import (cached build), check correctness, guard and time, in a fresh process."""
         timeout = self.config.run_timeout_s + self.config.compile_timeout_s * (
             0 if self._marker(source).exists() else 1
         )
-        out = self._job("eval_job", self._payload(task, source), timeout, gpu=gpu)
+        payload = self._payload(task, source)
+        if seed is not None:  # re-verification with fresh seeds
+            payload["config"]["seed"] = seed
+        out = self._job("eval_job", payload, timeout, gpu=gpu)
         base = self._base(task, source)
         if out.result is None:
             return self._from_outcome(base, out, stage_name="run")
@@ -329,7 +340,11 @@ class Harness:
     def attach(self, result: EvalResult, task: Task, baselines: Baselines | None) -> EvalResult:
         """Add baseline times and the task's FLOPs/bytes to a result."""
         info = self.inspect(task)
-        changes: dict[str, Any] = {"flops": info.flops, "bytes_moved": info.bytes}
+        changes: dict[str, Any] = {
+            "flops": info.flops,
+            "bytes_moved": info.bytes,
+            "resources": {**result.resources, "dtype": info.dtype},
+        }
         if baselines is not None and result.runtime is not None:
             changes.update(baseline_eager=baselines.eager, baseline_compile=baselines.compile)
         return result.with_(**changes)
@@ -350,7 +365,24 @@ class Harness:
             baselines = None
             if result.runtime is not None and self.config.baselines:
                 baselines = self.baseline(task, gpu=gpu)
-        return self.attach(result, task, baselines)
+        return self._speed_review(task, source, self.attach(result, task, baselines), slots)
+
+    def _speed_review(
+        self, task: Task, source: str, result: EvalResult, slots: Slots
+    ) -> EvalResult:
+        """Speed guards: below-roofline times are errors; large speedups are re-verified."""
+
+        def rerun(seed: int, trials: int) -> EvalResult:
+            with slots.run() as gpu:
+                return self.run(dataclasses.replace(task, trials=trials), source, gpu, seed)
+
+        return speed.review(
+            result,
+            device_kind=self.backend.device_kind,
+            dtype=self.inspect(task).dtype,
+            trials=task.trials or self.config.correctness_trials,
+            rerun=rerun,
+        )
 
     def retime(
         self, task: Task, source: str, rounds: int = RETIME_ROUNDS, slots: Slots | None = None
@@ -378,10 +410,8 @@ class Harness:
                 compiled.append(b.compile.median)
         assert last is not None and last.runtime is not None
         method = f"{last.runtime.method}, median of {len(kernel_medians)} interleaved processes"
-        return last.with_(
+        return self.attach(last, task, None).with_(
             runtime=summarize(kernel_medians, method),
             baseline_eager=summarize(eager, method) if eager else None,
             baseline_compile=summarize(compiled, method) if compiled else None,
-            flops=self.inspect(task).flops,
-            bytes_moved=self.inspect(task).bytes,
         )
