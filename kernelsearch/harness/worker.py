@@ -15,6 +15,7 @@ from typing import Any
 from kernelsearch.backends import RunMode, WorkerContext, get_backend
 from kernelsearch.config import EvalConfig
 from kernelsearch.harness import buildcache, checks
+from kernelsearch.harness.guards import trace
 from kernelsearch.harness.modules import load_module
 from kernelsearch.result import EvalResult, Stage
 
@@ -119,6 +120,7 @@ def eval_job(p: dict[str, Any]) -> dict[str, Any]:
     device = backend.device(ctx)
     base = {"task": task["name"], "backend": backend.name, "device": _device_name(device)}
     prepared = backend.prepare(ctx)
+    kernels = trace.install_kernel_counter(backend.name)  # guards: count kernel calls
     try:
         task_module = load_module(task["source"], Path("task.py"), TASK_MODULE)
         candidate = load_module(p["kernel"], Path("candidate.py"), CANDIDATE_MODULE)
@@ -139,6 +141,9 @@ def eval_job(p: dict[str, Any]) -> dict[str, Any]:
         rtol=task.get("rtol") if task.get("rtol") is not None else ctx.config.rtol,
         trials=task.get("trials") or ctx.config.correctness_trials,
         synchronize=backend.synchronize,
+        allow_torch_ops=_allow_torch_ops(task, ctx.config),
+        kernels=kernels,
+        perturbed=task.get("perturbed") or [],
     )
     result = checks.check(session, EvalResult(stage=Stage.CORRECT, **base))
     result = result.with_(resources={**backend.resources(prepared), **result.resources})
@@ -148,14 +153,20 @@ def eval_job(p: dict[str, Any]) -> dict[str, Any]:
         return result.with_(interpreted=True).to_dict()
     trials = ctx.config.gpu_timing_trials if device.startswith("cuda") else ctx.config.timing_trials
     try:
-        stats = checks.time_forward(
-            session, session.new_model, backend.timer(ctx), ctx.config.warmup, trials
+        stats, flags = checks.timed_with_guards(
+            session, backend.timer(ctx), ctx.config.warmup, trials
         )
     except Exception as e:  # noqa: BLE001
         return result.with_(
             stage=Stage.RUNTIME_ERROR, correct=False, error="during timing: " + short_traceback(e)
         ).to_dict()
-    return result.with_(runtime=stats).to_dict()
+    return checks.with_flags(result.with_(runtime=stats), flags).to_dict()
+
+
+def _allow_torch_ops(task: dict[str, Any], config: EvalConfig) -> bool:
+    """The task's policy when its manifest sets one, else the run's."""
+    allow = task.get("allow_torch_ops")
+    return bool(config.allow_torch_ops if allow is None else allow)
 
 
 def baseline_job(p: dict[str, Any]) -> dict[str, Any]:
