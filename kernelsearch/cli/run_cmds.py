@@ -130,6 +130,8 @@ def register(app: typer.Typer) -> None:
         testset: Path = typer.Option(None, help="Held-out tasks scored once with the best prompt."),
         out: Path = typer.Option(None, help="Run directory (default results/<run-id>)."),
         resume: Path = typer.Option(None, "--resume", help="Continue the run in this directory."),
+        llm_timeout: float = typer.Option(None, help="Seconds before an LLM request is retried."),
+        llm_retries: int = typer.Option(None, help="Retries of a failed LLM request."),
         live: bool = typer.Option(True, "--live/--no-live", help="Live progress view."),
         verbose: bool = typer.Option(False, "--verbose", "-v"),
     ) -> None:
@@ -179,6 +181,8 @@ def register(app: typer.Typer) -> None:
                             seed_prompt=seed_prompt,
                             objective=objective,
                             baseline=baseline,
+                            llm_timeout_s=llm_timeout,
+                            llm_max_retries=llm_retries,
                         )
                         summary = search.run(
                             batch,
@@ -212,7 +216,7 @@ def _config(**o) -> SearchConfig:  # type: ignore[no-untyped-def]
         "baseline": o["baseline"],
         "eval": EvalConfig(backend=o["backend"]),
     }
-    for key in ("concurrency", "minibatch_size", "max_merges"):
+    for key in ("concurrency", "minibatch_size", "max_merges", "llm_timeout_s", "llm_max_retries"):
         if o[key] is not None:
             changes[key] = o[key]
     if o["seed_prompt"] is not None:

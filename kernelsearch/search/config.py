@@ -24,7 +24,7 @@ DEFAULT_MINIBATCH_SIZE = 3
 DEFAULT_CONCURRENCY = 4
 DEFAULT_MAX_MERGES = 5
 DEFAULT_RETIME_TOP_K = 3  # accepted kernels per task re-timed at the end
-DEFAULT_RETIME_TRIALS = 50
+DEFAULT_RETIME_TRIALS = 5  # fresh-process rounds, each timing kernel and baselines
 DEFAULT_MAX_CONSECUTIVE_FAILURES = 5  # iterations lost to LLM errors in a row before giving up
 STOP_FILENAME = "STOP"  # touch RUN_DIR/STOP to stop gracefully
 
