@@ -7,6 +7,7 @@ import subprocess
 import sys
 
 import pytest
+from fakellm import FakeLLM, Fault
 
 from kernelsearch.errors import CredentialsError
 from kernelsearch.llm import (
@@ -18,7 +19,6 @@ from kernelsearch.llm import (
     extract_kernel,
 )
 from kernelsearch.search.messages import generation_messages
-from tests.fakellm import FakeLLM, Fault
 
 MSG = [{"role": "user", "content": "write ModelNew"}]
 

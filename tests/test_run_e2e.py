@@ -14,9 +14,9 @@ import time
 from pathlib import Path
 
 import pytest
+from fakellm import FakeLLM, Fault, fenced
 
 from kernelsearch.store import RunStore
-from tests.fakellm import FakeLLM, Fault, fenced
 
 ROOT = Path(__file__).resolve().parents[1]
 SMOKE = ROOT / "benchmarks" / "smoke"

@@ -11,13 +11,13 @@ import re
 from pathlib import Path
 
 import pytest
+from fakellm import kind_of
 
 from kernelsearch.llm import LLMCallError, LLMReply, LLMSettings
 from kernelsearch.result import EvalResult, Stage, TimingStats
 from kernelsearch.search import SearchConfig, resume_async, run_async
 from kernelsearch.store import RunStore
 from kernelsearch.tasks import Task
-from tests.fakellm import kind_of
 
 SMOKE = Path(__file__).resolve().parents[1] / "benchmarks" / "smoke"
 
