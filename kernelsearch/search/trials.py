@@ -47,11 +47,7 @@ class Trial:
 
 def make_feedback_fn(hardware: Any = None) -> FeedbackFn:
     """`kernelsearch.feedback.render_feedback` with the docs retriever (both loaded lazily)."""
-    try:
-        from kernelsearch.feedback import render_feedback
-    except ImportError:  # the feedback module is not installed yet: plain stage + error text
-        log.warning("kernelsearch.feedback unavailable; using minimal feedback text")
-        return minimal_feedback
+    from kernelsearch.feedback import render_feedback
 
     retriever = None
     try:
@@ -67,25 +63,6 @@ def make_feedback_fn(hardware: Any = None) -> FeedbackFn:
         return render_feedback(result, retriever=retriever, hardware=hardware)
 
     return feedback
-
-
-def minimal_feedback(result: EvalResult) -> str:
-    """Stage, error and timing in a few lines (used only without `kernelsearch.feedback`)."""
-    if result.stage is Stage.NO_CODE:
-        return NO_CODE_FEEDBACK
-    lines = [f"Stage: {result.stage.value}" + (" (accepted)" if result.accepted else "")]
-    if result.error:
-        lines.append(f"Error: {result.error}")
-    if result.compile_log and not result.accepted:
-        lines.append(f"Compiler output:\n{result.compile_log[-3000:]}")
-    if result.mismatch is not None:
-        lines.append(
-            f"Mismatch: {result.mismatch.reason} (max abs diff {result.mismatch.max_abs_diff:g})"
-        )
-    if result.speedup_eager is not None:
-        lines.append(f"Speedup vs eager: {result.speedup_eager:.2f}x")
-    lines.extend(f"Flag {f.name} ({f.severity.value}): {f.reason}" for f in result.flags)
-    return "\n".join(lines)
 
 
 def no_code_result(task: Task, backend: str, reply: str) -> EvalResult:
