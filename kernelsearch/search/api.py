@@ -225,7 +225,7 @@ async def _drive(
         replay=replay,
         budget=budget,
         archive=state.archive,
-        feedback=feedback or make_feedback_fn(),
+        feedback=feedback or make_feedback_fn(_hardware_for(config.backend)),
         backend=config.backend,
         objective=config.objective,
         baseline=config.baseline,
@@ -438,3 +438,14 @@ def _run_sync(coro: Any) -> RunSummary:
         return asyncio.run(coro)
     coro.close()
     raise RuntimeError("an event loop is running here (a notebook?): use `await run_async(...)`")
+
+
+def _hardware_for(backend: str) -> Any:
+    """The hardware profile feedback measures rooflines against (None: no profile known)."""
+    from kernelsearch.hardware import detect
+
+    try:
+        return detect("cpu" if backend == "cpu" else "cuda")
+    except Exception as e:  # noqa: BLE001 - feedback works without a profile
+        log.warning("no hardware profile for feedback (%s)", e)
+        return None
