@@ -90,6 +90,7 @@ VIEW_OPS = frozenset(
         "sym_stride",
         "sym_numel",
         "sym_storage_offset",
+        "set_",
     }
 )
 # aten ops that copy memory; allowed only when the dtype stays the same.

@@ -548,8 +548,9 @@ def _torch_compute_name(src: Source, call: ast.Call) -> str | None:
             return None
         if _is_self_attr(receiver) and receiver.attr in attrs:
             return None
-        if isinstance(receiver, ast.Call):
-            return None
+        if isinstance(receiver, ast.Call) and isinstance(receiver.func, ast.Name):
+            if receiver.func.id in names:  # a lazy extension factory: _get_ext().add(...)
+                return None
         return f"tensor.{f.attr}()"
     return None
 

@@ -88,6 +88,8 @@ def _make_mode() -> Any:
         def __torch_dispatch__(self, func, types, args=(), kwargs=None):  # noqa: ANN001
             kwargs = kwargs or {}
             out = func(*args, **kwargs)
+            if _LAUNCH_DEPTH[0] > 0:
+                return out  # inside a Triton launch: the interpreter's own tensor plumbing
             try:
                 self._record(func, args, kwargs, out)
             except Exception:  # noqa: BLE001 - never let bookkeeping break the kernel
@@ -157,6 +159,7 @@ class KernelCounter:
 
 
 _ACTIVE = KernelCounter()  # the counter the installed wrappers report to
+_LAUNCH_DEPTH = [0]  # > 0 while a Triton kernel launch runs (its ops are not forward's)
 
 
 def active_counter() -> KernelCounter:
@@ -230,9 +233,14 @@ def _wrap_triton() -> None:
             continue
 
         def counted_run(self: Any, *args: Any, _run: Any = run, **kwargs: Any) -> Any:
-            if not kwargs.get("warmup", False):
-                _hit(getattr(self, "__name__", None) or "triton_kernel")
-            return _run(self, *args, **kwargs)
+            if kwargs.get("warmup", False):
+                return _run(self, *args, **kwargs)
+            _hit(getattr(self, "__name__", None) or "triton_kernel")
+            _LAUNCH_DEPTH[0] += 1
+            try:
+                return _run(self, *args, **kwargs)
+            finally:
+                _LAUNCH_DEPTH[0] -= 1
 
         counted_run._ks_counting = True  # type: ignore[attr-defined]
         cls.run = counted_run
