@@ -22,6 +22,7 @@ _COMMAND_MODULES = [
     "kernelsearch.cli.harness_cmds",
     "kernelsearch.cli.run_cmds",
     "kernelsearch.cli.docs_cmds",
+    "kernelsearch.cli.report_cmds",
 ]
 
 for _name in _COMMAND_MODULES:
