@@ -12,12 +12,12 @@ from pathlib import Path
 
 import pytest
 import typer
+from fakellm import FakeLLM, fenced
 from typer.testing import CliRunner
 
 from kernelsearch.cli.report_cmds import register
 from kernelsearch.report import build_report, export_run
 from kernelsearch.store import RunStore
-from tests.fakellm import FakeLLM, fenced
 
 ROOT = Path(__file__).resolve().parents[1]
 SMOKE = ROOT / "benchmarks" / "smoke"
