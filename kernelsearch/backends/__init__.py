@@ -10,6 +10,8 @@ from kernelsearch.errors import ConfigError
 # name -> "module:Class"
 REGISTRY: dict[str, str] = {
     "cpu": "kernelsearch.backends.cpu:CpuBackend",
+    "cuda": "kernelsearch.backends.cuda:CudaBackend",
+    "triton": "kernelsearch.backends.triton:TritonBackend",
 }
 
 

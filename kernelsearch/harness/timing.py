@@ -48,12 +48,23 @@ class CpuTimer:
         return summarize(samples, self.method)
 
 
+# GPU timing defaults (trial count: EvalConfig.gpu_timing_trials).
+L2_FLUSH_FACTOR = 2  # the flush buffer is this many times the device's L2
+FALLBACK_L2_BYTES = 64 * 2**20  # when the device does not report its L2 size
+GPU_WARMUP_MS = 25.0  # warm up until at least this much GPU time has run (clocks, caches)
+MAX_WARMUP_CALLS = 500
+ESTIMATE_CALLS = 3
+
+
 class CudaEventTimer:
     """CUDA events around each call, L2 flushed before every trial, full-device sync.
 
-    The flush writes a buffer larger than the device's L2 so no trial starts with a warm
-    cache; events are read only after `torch.cuda.synchronize()` so work on any stream
-    (including side streams a kernel might use) is inside the measurement window.
+    Per trial: write a buffer larger than the device's L2 (so no trial starts with a warm
+    cache), record a start event, call, record an end event. The host queues every trial
+    before reading any event, so launch overhead overlaps the GPU work as it does in a real
+    pipeline; events are read only after `torch.cuda.synchronize()` (the whole device, so work
+    a kernel queued on any stream has finished). Warm-up runs `warmup` calls and then enough
+    more to fill GPU_WARMUP_MS.
     """
 
     method = "cuda_event_l2_flush"
@@ -62,19 +73,38 @@ class CudaEventTimer:
         import torch
 
         props = torch.cuda.get_device_properties(torch.cuda.current_device())
-        l2 = l2_bytes or getattr(props, "L2_cache_size", 0) or 64 * 2**20
-        self._flush = torch.empty(int(l2 * 2) // 4, dtype=torch.int32, device="cuda")
+        l2 = l2_bytes or getattr(props, "L2_cache_size", 0) or FALLBACK_L2_BYTES
+        self._flush = torch.empty(int(l2 * L2_FLUSH_FACTOR) // 4, dtype=torch.int32, device="cuda")
+
+    def flush_l2(self) -> None:
+        self._flush.zero_()
+
+    def _estimate_ms(self, fn: Callable[[], object]) -> float:
+        import torch
+
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        torch.cuda.synchronize()
+        start.record()
+        for _ in range(ESTIMATE_CALLS):
+            fn()
+        end.record()
+        torch.cuda.synchronize()
+        return start.elapsed_time(end) / ESTIMATE_CALLS
 
     def time(self, fn: Callable[[], object], warmup: int, trials: int) -> TimingStats:
         import torch
 
         for _ in range(warmup):
             fn()
+        per_call = self._estimate_ms(fn)
+        extra = min(MAX_WARMUP_CALLS, int(GPU_WARMUP_MS / max(per_call, 1e-3)))
+        for _ in range(extra):
+            fn()
         torch.cuda.synchronize()
         starts = [torch.cuda.Event(enable_timing=True) for _ in range(trials)]
         ends = [torch.cuda.Event(enable_timing=True) for _ in range(trials)]
         for i in range(trials):
-            self._flush.zero_()
+            self.flush_l2()
             starts[i].record()
             fn()
             ends[i].record()
