@@ -146,7 +146,11 @@ def eval_job(p: dict[str, Any]) -> dict[str, Any]:
         perturbed=task.get("perturbed") or [],
     )
     result = checks.check(session, EvalResult(stage=Stage.CORRECT, **base))
-    result = result.with_(resources={**backend.resources(prepared), **result.resources})
+    try:
+        resources = backend.resources(prepared)
+    except buildcache.BuildError as e:  # a kernel failed to compile at launch (Triton)
+        return EvalResult(stage=Stage.COMPILE_FAILED, compile_log=e.log, **base).to_dict()
+    result = result.with_(resources={**resources, **result.resources})
     if not result.correct:
         return result.to_dict()
     if ctx.mode is RunMode.INTERPRET:
