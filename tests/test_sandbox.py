@@ -102,3 +102,26 @@ with Sandbox() as sb:
     report = json.loads(proc.stdout.strip().splitlines()[-1])
     assert report["result"] is not None, report["stderr"]
     assert report["result"]["found"] == []
+
+
+def test_fork_server_started_from_a_short_lived_thread_survives_it() -> None:
+    """The server must outlive the thread that started it (pool threads come and go)."""
+    import threading
+
+    with Sandbox() as sb:
+        first: list = []
+        t = threading.Thread(target=lambda: first.append(run(sb, "hello")))
+        t.start()
+        t.join()
+        assert first[0].ok
+        import time
+
+        time.sleep(0.5)  # a death signal tied to the thread would have landed by now
+        assert run(sb, "hello").ok
+        assert sb.server_starts == 1
+
+
+def test_a_job_that_kills_the_fork_server_costs_only_itself(sandbox: Sandbox) -> None:
+    out = run(sandbox, "kill_fork_server", timeout=30)
+    assert out.result is None and not out.timed_out and out.server_died
+    assert run(sandbox, "hello").ok

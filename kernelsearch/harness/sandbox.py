@@ -52,6 +52,7 @@ class Outcome:
     signal: int | None = None
     timed_out: bool = False
     memory_exceeded: bool = False
+    server_died: bool = False
     stdout: str = ""
     stderr: str = ""
     wall_s: float = 0.0
@@ -61,6 +62,8 @@ class Outcome:
         return self.result is not None and not self.timed_out
 
     def describe(self) -> str:
+        if self.server_died:
+            return "the sandbox fork server died during the job"
         if self.timed_out:
             return f"timed out after {self.wall_s:.1f} s (process group killed)"
         if self.memory_exceeded:
@@ -98,6 +101,7 @@ class Sandbox:
         self._ids = itertools.count()
         self._proc: subprocess.Popen[bytes] | None = None
         self._reader: threading.Thread | None = None
+        self.server_starts = 0  # how often the fork server was (re)started
 
     # ---- fork server lifecycle -------------------------------------------------------
     def _ensure_started(self) -> subprocess.Popen[bytes]:
@@ -116,6 +120,7 @@ class Sandbox:
                 env=env,
                 cwd=str(self._scratch_root),
             )
+            self.server_starts += 1
             ready = self._proc.stdout.readline()  # type: ignore[union-attr]
             if not ready:
                 raise RuntimeError("kernelsearch sandbox fork server failed to start")
@@ -174,7 +179,28 @@ class Sandbox:
         keep_scratch: bool = False,
         needed_paths: list[str] | None = None,
     ) -> Outcome:
-        """Run `fn(payload)` ("module:function") in a fresh sandboxed process."""
+        """Run `fn(payload)` ("module:function") in a fresh sandboxed process.
+
+        If the fork server itself dies under the job (not the job's own failure), it is
+        restarted and the job runs once more.
+        """
+        for attempt in range(2):
+            outcome = self._run_once(fn, payload, limits, env, scratch, keep_scratch, needed_paths)
+            if not outcome.server_died or attempt:
+                return outcome
+            log.warning("sandbox fork server died during a job; restarting it and retrying")
+        return outcome
+
+    def _run_once(
+        self,
+        fn: str,
+        payload: dict[str, Any],
+        limits: Limits,
+        env: dict[str, str] | None,
+        scratch: Path | None,
+        keep_scratch: bool,
+        needed_paths: list[str] | None,
+    ) -> Outcome:
         proc = self._ensure_started()
         scratch = scratch or self.new_scratch()
         (scratch / "tmp").mkdir(exist_ok=True)
@@ -245,8 +271,9 @@ def _collect(scratch: Path, status: int | None, timed_out: bool, mem: bool, wall
             sig = os.WTERMSIG(status)
         elif os.WIFEXITED(status):
             exit_code = os.WEXITSTATUS(status)
-    if status is None and not timed_out:
-        exit_code = -1  # the fork server itself died
+    server_died = status is None and not timed_out
+    if server_died:
+        exit_code = -1
     if sig is not None or (exit_code not in (0, None)):
         result = None  # a job that did not exit cleanly has no trustworthy result
     return Outcome(
@@ -255,6 +282,7 @@ def _collect(scratch: Path, status: int | None, timed_out: bool, mem: bool, wall
         signal=sig,
         timed_out=timed_out,
         memory_exceeded=mem,
+        server_died=server_died,
         stdout=_tail(scratch / STDOUT_FILE),
         stderr=_tail(scratch / STDERR_FILE),
         wall_s=wall,

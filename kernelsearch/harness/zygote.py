@@ -94,7 +94,8 @@ def _send(msg: dict) -> None:
 
 
 def serve() -> None:
-    isolation.die_with_parent(signal.SIGTERM)
+    # No PR_SET_PDEATHSIG here: it fires when the *thread* that spawned us exits (e.g. a pool
+    # thread), not the orchestrator process. EOF on stdin is the orchestrator's death.
     children: dict[int, str] = {}
     buf = b""
     stdin = sys.stdin.buffer.raw if hasattr(sys.stdin.buffer, "raw") else sys.stdin.buffer
