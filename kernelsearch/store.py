@@ -514,15 +514,6 @@ class RunStore:
             sql += " WHERE " + " AND ".join(where)
         return [_evaluation(r) for r in self._rows(sql + " ORDER BY id", tuple(args))]
 
-    def best_evaluations(self, task: str, limit: int = 1) -> list[EvaluationRecord]:
-        """The highest-scoring search evaluations of `task` (retime/test excluded), best first."""
-        rows = self._rows(
-            "SELECT * FROM evaluations WHERE task = ? AND purpose NOT IN ('retime', 'test') "
-            "ORDER BY score DESC, id ASC LIMIT ?",
-            (task, limit),
-        )
-        return [_evaluation(r) for r in rows]
-
     def llm_calls(self, purpose: str | None = None) -> list[LLMCallRecord]:
         sql, args = "SELECT * FROM llm_calls", ()
         if purpose is not None:

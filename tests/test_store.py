@@ -85,23 +85,6 @@ def test_evaluations_round_trip_the_eval_result_and_filter(store):
     assert store.candidate(0).components == {"instructions": "x"}
 
 
-def test_best_evaluations_ignore_retimes_and_sort_by_score(store):
-    for score, purpose in [(1.2, "full"), (1.9, "retime"), (1.5, "parent_minibatch")]:
-        store.add_evaluation(
-            candidate_id=None,
-            task="a",
-            purpose=purpose,
-            iteration=1,
-            source=str(score),
-            result=_result("a"),
-            score=score,
-            score_margin=0.0,
-            llm_call_id=None,
-        )
-    best = store.best_evaluations("a", limit=2)
-    assert [b.score for b in best] == [1.5, 1.2]
-
-
 def test_totals_sum_llm_spend_and_count_unknown_prices(store):
     for cost, known, err in [(0.5, True, ""), (0.0, False, ""), (0.0, True, "429")]:
         store.add_llm_call(

@@ -40,6 +40,7 @@ from kernelsearch.report.model import (
     TaskBest,
 )
 from kernelsearch.result import EvalResult, Severity
+from kernelsearch.search.finish import final_evaluation
 from kernelsearch.search.pareto import aggregate
 from kernelsearch.search.score import Scored
 from kernelsearch.store import CandidateRecord, EvaluationRecord, RunStore
@@ -216,15 +217,15 @@ def final_kernel(
     retimes: Sequence[EvaluationRecord],
     figures: str = FIGURES_SEARCH,
 ) -> tuple[EvaluationRecord | None, str]:
-    """The evaluation to show for one task and where its figures come from (module doc)."""
-    confirmed = [e for e in retimes if e.result.accepted]
-    if confirmed:
-        return max(confirmed, key=_rank), FIGURES_RETIME
-    failed_retime = {e.source_hash for e in retimes}
-    accepted = [e for e in search if e.result.accepted and e.source_hash not in failed_retime]
-    if accepted:
-        return max(accepted, key=_rank), figures
-    return None, FIGURES_NONE
+    """The evaluation to show for one task and where its figures come from (module doc).
+
+    The choice itself is the search's own rule (`search.finish.final_evaluation`), so the
+    report, the run's summary.json and its kernels/ folder always name the same kernel.
+    """
+    chosen = final_evaluation(search, retimes)
+    if chosen is None:
+        return None, FIGURES_NONE
+    return chosen, FIGURES_RETIME if chosen.purpose == "retime" else figures
 
 
 def task_best(

@@ -18,7 +18,7 @@ from kernelsearch.result import EvalResult
 from kernelsearch.search.recorder import CostCapReached
 from kernelsearch.search.state import RETIME_ITERATION, TEST_ITERATION
 from kernelsearch.search.summary import RunSummary, TaskBest
-from kernelsearch.search.trials import Trial, TrialRunner
+from kernelsearch.search.trials import TrialRunner
 from kernelsearch.store import EvaluationRecord, RunStore
 from kernelsearch.tasks import Task
 
@@ -46,18 +46,33 @@ def top_accepted(store: RunStore, task: str, k: int) -> list[EvaluationRecord]:
     return out
 
 
-def best_searched(store: RunStore, task: str) -> EvaluationRecord | None:
-    best = store.best_evaluations(task, limit=1)
-    return best[0] if best else None
+def final_evaluation(
+    search: Sequence[EvaluationRecord], retimes: Sequence[EvaluationRecord]
+) -> EvaluationRecord | None:
+    """The one rule for a task's final kernel, used by summary.json, kernels/ and reports.
+
+    The best accepted re-time if any; else the best accepted search evaluation whose kernel
+    was not re-timed and found wanting; ties go to the earliest evaluation. None when no
+    kernel of the task was ever accepted.
+    """
+    confirmed = [e for e in retimes if e.result.accepted]
+    if confirmed:
+        return max(confirmed, key=_rank)
+    failed_retime = {e.source_hash for e in retimes}
+    accepted = [e for e in search if e.result.accepted and e.source_hash not in failed_retime]
+    return max(accepted, key=_rank) if accepted else None
+
+
+def _rank(e: EvaluationRecord) -> tuple[float, int]:
+    return (e.score, -e.id)
 
 
 async def retime_task(
     runner: TrialRunner, store: RunStore, task: Task, k: int, trials: int
 ) -> TaskBest:
     """Re-time the task's top `k` accepted kernels; the best re-timed one is the task's result."""
-    retimed: list[tuple[Trial, EvaluationRecord]] = []
     for ev in top_accepted(store, task.name, k):
-        trial = await runner.evaluate_source(
+        await runner.evaluate_source(
             candidate_id=ev.candidate_id,
             task=task,
             source=ev.source,
@@ -66,18 +81,7 @@ async def retime_task(
             llm_call_id=ev.llm_call_id,
             retime_trials=trials,
         )
-        retimed.append((trial, ev))
-    good = [(t, ev) for t, ev in retimed if t.result.accepted]
-    if good:
-        trial, ev = max(good, key=lambda p: (p[0].scored.score, -p[1].id))
-        return task_best(
-            task.name,
-            trial.result,
-            trial.scored.score,
-            ev.candidate_id,
-            trial.evaluation_id,
-            retimed=True,
-        )
+    # The re-times are in the store now: the one selection rule picks the task's result.
     return task_best_searched(store, task.name)
 
 
@@ -188,10 +192,23 @@ def write_summary(run_dir: Path, summary: RunSummary) -> None:
 
 
 def task_best_searched(store: RunStore, name: str) -> TaskBest:
-    """The task's best search-time evaluation (used when a run stops before re-timing)."""
-    ev = best_searched(store, name)
-    if ev is None:
+    """The task's final kernel by `final_evaluation` from what the store holds (used when
+    a run stops before re-timing, and when no re-time was accepted)."""
+    evs = store.evaluations(task=name)
+    search = [e for e in evs if e.purpose not in ("retime", "test")]
+    retimes = [e for e in evs if e.purpose == "retime"]
+    chosen = final_evaluation(search, retimes)
+    if chosen is None and search:
+        chosen = max(search, key=_rank)  # shown with its stage; never exported (not accepted)
+    if chosen is None:
         return TaskBest(
             name, False, "not_evaluated", 0.0, None, None, None, None, None, False, None
         )
-    return task_best(name, ev.result, ev.score, ev.candidate_id, ev.id, retimed=False)
+    return task_best(
+        name,
+        chosen.result,
+        chosen.score,
+        chosen.candidate_id,
+        chosen.id,
+        retimed=chosen.purpose == "retime",
+    )
