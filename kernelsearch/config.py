@@ -42,6 +42,8 @@ class EvalConfig:
     cache_dir: Path = field(default_factory=default_cache_dir)
     baselines: bool = True  # time eager + torch.compile alongside the kernel
     allow_torch_ops: bool = False  # guard policy: strict unless opted in
+    suspicious_speedup: float = 10.0  # over eager: re-verified in a fresh process first
+    perturb_sizes: bool = True  # extra trial at perturbed size constants (hard-coded shapes)
     seed: int = 42
 
     def __post_init__(self) -> None:

@@ -116,7 +116,8 @@ class Harness:
                 "rtol": task.rtol,
                 "trials": task.trials,
                 "allow_torch_ops": self._policy(task),
-                "perturbed": sizes.perturbations(task),  # guards: hard-coded shapes
+                # guards: hard-coded shapes
+                "perturbed": sizes.perturbations(task) if self.config.perturb_sizes else [],
             }
         if kernel is not None:
             p["kernel"] = kernel
@@ -382,6 +383,7 @@ class Harness:
             dtype=self.inspect(task).dtype,
             trials=task.trials or self.config.correctness_trials,
             rerun=rerun,
+            threshold=self.config.suspicious_speedup,
         )
 
     def retime(

@@ -20,11 +20,12 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from kernelsearch.config import EvalConfig
 from kernelsearch.result import EvalResult, Flag, Severity
 
 log = logging.getLogger(__name__)
 
-SUSPICIOUS_SPEEDUP = 10.0  # speedup over eager that triggers re-verification
+SUSPICIOUS_SPEEDUP = EvalConfig.suspicious_speedup  # over eager: triggers re-verification
 REVERIFY_TRIAL_FACTOR = 4  # re-verification runs this many times the correctness trials ...
 REVERIFY_MIN_TRIALS = 10  # ... and at least this many
 CACHE_FLUSHING_TIMERS = frozenset({"cuda_event_l2_flush"})
