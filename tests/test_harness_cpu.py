@@ -94,7 +94,9 @@ def test_crash_hang_and_oom_each_cost_one_evaluation(
         sandbox=cpu_harness.sandbox,
     )
     task = smoke_tasks["1_add_relu"]
-    r = short.run(task, variant(add_relu_kernel, body))
+    source = variant(add_relu_kernel, body)
+    assert short.build(task, source) is None  # cached build: the run gets only its own limit
+    r = short.run(task, source)
     assert r.stage is stage and not r.accepted
     assert words in r.error
     assert short.run(task, add_relu_kernel).accepted  # the next evaluation is unaffected
