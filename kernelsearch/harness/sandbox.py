@@ -29,7 +29,16 @@ log = logging.getLogger(__name__)
 
 OUTPUT_TAIL_CHARS = 8000  # captured stdout/stderr kept per job
 WATCHDOG_PERIOD_S = 0.25
-_ZYGOTE_START_TIMEOUT_S = 120.0
+# Imported once by the fork server so no job pays for them (torch._dynamo alone is ~1.5 s,
+# pulled in by torch.set_num_threads and the guards). Importing runs no ops: no thread pools
+# or CUDA state exist before fork.
+PRELOAD = (
+    "torch",
+    "torch._dynamo",
+    "torch.utils.cpp_extension",
+    "torch.utils.flop_counter",
+    "kernelsearch.harness.worker",
+)
 
 
 @dataclass(frozen=True)
@@ -90,7 +99,7 @@ class _Pending:
 class Sandbox:
     """Client of one fork-server process. Create once per orchestrator; `close()` at the end."""
 
-    def __init__(self, preload: tuple[str, ...] = ("torch",), scratch_root: Path | None = None):
+    def __init__(self, preload: tuple[str, ...] = PRELOAD, scratch_root: Path | None = None):
         isolation.make_non_dumpable()
         self._scratch_root = Path(scratch_root or tempfile.mkdtemp(prefix="kernelsearch-"))
         self._scratch_root.mkdir(parents=True, exist_ok=True)
