@@ -19,8 +19,8 @@ app = typer.Typer(
 
 # Command modules, each exposing register(app). Order = order in --help.
 _COMMAND_MODULES = [
-    "kernelsearch.cli.harness_cmds",
     "kernelsearch.cli.run_cmds",
+    "kernelsearch.cli.harness_cmds",
     "kernelsearch.cli.docs_cmds",
     "kernelsearch.cli.report_cmds",
 ]
