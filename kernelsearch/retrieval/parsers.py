@@ -8,7 +8,6 @@ codes; notes and template-instantiation chatter from system headers are dropped.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -21,9 +20,6 @@ BACKEND_PARSERS: dict[str, tuple[str, ...]] = {
     "triton": ("triton", "python"),
     "python": ("python",),
 }
-
-_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:(?:::|\.)[A-Za-z_][A-Za-z0-9_]*)*")
-_QUOTED = re.compile(r"[\"'‘’“”`]([^\"'‘’“”`]{1,120})[\"'‘’“”`]")
 
 
 @dataclass(frozen=True)
@@ -248,12 +244,3 @@ def parse_errors(log: str, backend: str) -> list[ErrorLine]:
 def _position(log: str, error: ErrorLine) -> int:
     pos = log.find(error.message.split(" (", 1)[0].removeprefix("ptxas: ").removeprefix("nvcc: "))
     return pos if pos >= 0 else len(log)
-
-
-def identifiers(errors: Iterable[ErrorLine]) -> list[str]:
-    """Names quoted in the messages (`"__shfl_down"`, `‘at::Tensor’`): the API the error is about."""
-    names: list[str] = []
-    for error in errors:
-        for quoted in _QUOTED.findall(error.message):
-            names.extend(_IDENTIFIER.findall(quoted))
-    return list(dict.fromkeys(names))

@@ -162,10 +162,6 @@ _ACTIVE = KernelCounter()  # the counter the installed wrappers report to
 _LAUNCH_DEPTH = [0]  # > 0 while a Triton kernel launch runs (its ops are not forward's)
 
 
-def active_counter() -> KernelCounter:
-    return _ACTIVE
-
-
 def _hit(name: str) -> None:
     _ACTIVE.hit(name)
 
