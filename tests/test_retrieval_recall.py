@@ -9,6 +9,7 @@ from pathlib import Path
 RECALL = Path(__file__).resolve().parents[1] / "benchmarks" / "retrieval" / "recall.py"
 HELDOUT_FLOOR = 0.9  # the goal; measured 1.0 (33/33) when the corpus was written
 DEV_FLOOR = 0.9
+FRESH_FLOOR = 0.65  # untuned split written after the docs: measured 0.710 (22/31) at k=3
 
 
 def _recall_module():
@@ -23,14 +24,15 @@ def test_recall_at_3_on_held_out_logs_meets_the_goal() -> None:
     recall = _recall_module()
     cases = recall.load_cases()
     assert len(cases) >= 40
-    assert {c.split for c in cases} == {"dev", "heldout"}
+    assert {"dev", "heldout"} <= {c.split for c in cases}
     report = recall.run(k=3)
     assert report["heldout"]["total"] >= 20
     assert report["heldout"]["recall"] >= HELDOUT_FLOOR, report["heldout"]["misses"]
     assert report["dev"]["recall"] >= DEV_FLOOR, report["dev"]["misses"]
+    assert report["fresh"]["recall"] >= FRESH_FLOOR, report["fresh"]["misses"]
 
 
 def test_every_backend_has_logs_in_both_halves() -> None:
     cases = _recall_module().load_cases()
     for backend in ("nvcc", "gcc", "triton", "python"):
-        assert {c.split for c in cases if c.backend == backend} == {"dev", "heldout"}
+        assert {"dev", "heldout"} <= {c.split for c in cases if c.backend == backend}
