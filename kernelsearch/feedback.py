@@ -404,4 +404,6 @@ def _retrieve(
     if not query.strip():
         return []
     separators = 2 * DOCS_K  # the blank lines joining sections
-    return cap_sections(retriever.search(query, k=DOCS_K), room - separators)
+    return cap_sections(
+        retriever.search(query, k=DOCS_K, backend=result.backend), room - separators
+    )

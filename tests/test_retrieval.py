@@ -223,3 +223,25 @@ def test_query_for_a_compile_failure_comes_from_the_compile_log() -> None:
 
 def test_query_for_an_unparsed_log_falls_back_to_its_tail() -> None:
     assert query_from_log("something odd happened\nlast words", "cpu").endswith("last words")
+
+
+def test_a_backend_search_skips_other_languages_sections():
+    from kernelsearch.retrieval.index import for_backend
+
+    assert for_backend("cpu_openmp/x", "cpu") and for_backend("torch_cpp/x", "cpu")
+    assert not for_backend("cuda_atomics/x", "cpu") and not for_backend("triton_dot/x", "cpu")
+    assert for_backend("torch_cpp/x", "cuda") and not for_backend("cpu_aten/x", "cuda")
+    assert not for_backend("torch_cpp/x", "triton") and for_backend("triton_dot/x", "triton")
+    assert for_backend("correctness/x", "triton") and for_backend("my_notes/x", "cpu")
+    assert for_backend("cuda_atomics/x", None) and for_backend("cuda_atomics/x", "python")
+
+
+def test_search_for_cpu_never_returns_cuda_or_triton_sections(tmp_path):
+    from kernelsearch.retrieval import DocsIndex
+
+    index = DocsIndex(cache_dir=tmp_path)
+    query = "atomicAdd shared memory tl.dot omp parallel data_ptr"
+    mixed = {s.id.split("_", 1)[0] for s in index.search(query, k=8, max_chars=10**9)}
+    assert {"cuda", "triton"} & mixed  # the query alone would pull other languages in
+    got = index.search(query, k=8, max_chars=10**9, backend="cpu")
+    assert got and all(not s.id.startswith(("cuda_", "triton_")) for s in got)

@@ -66,7 +66,8 @@ def evaluate(cases: list[Case], index: DocsIndex, k: int) -> dict:
                 f"{case.name}: labelled section(s) not in the corpus: {sorted(unknown)}"
             )
         query = query_from_log(case.log, BACKEND_OF[case.backend])
-        got = [s.id for s in index.search(query, k=k, max_chars=10**9)]
+        backend = BACKEND_OF[case.backend]
+        got = [s.id for s in index.search(query, k=k, max_chars=10**9, backend=backend)]
         split = report.setdefault(case.split, {"hits": 0, "total": 0, "misses": []})
         split["total"] += 1
         if set(got) & set(case.sections):

@@ -43,10 +43,33 @@ STOPWORDS = frozenset(
 _TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9]*|[0-9]+[A-Za-z][A-Za-z0-9]*")
 
 
+# Sections written for one kernel language, by file-name prefix. A search for a backend
+# skips the other languages' sections (a C++ compile error never needs Triton's manual);
+# general sections and user documents are always in.
+LANGUAGE_PREFIXES = {
+    "cuda": ("cuda_", "torch_cpp"),
+    "cpu": ("cpu_", "torch_cpp"),
+    "triton": ("triton_",),
+}
+CANDIDATES_PER_RESULT = 8  # BM25 rows fetched per wanted result before filtering
+
+
+def for_backend(section_id: str, backend: str | None) -> bool:
+    """Whether a section (id `<file stem>/<slug>`) may be shown for `backend`'s kernels."""
+    if backend not in LANGUAGE_PREFIXES:
+        return True
+    stem = section_id.split("/", 1)[0]
+    own = LANGUAGE_PREFIXES[backend]
+    foreign = {p for prefixes in LANGUAGE_PREFIXES.values() for p in prefixes} - set(own)
+    return stem.startswith(own) or not stem.startswith(tuple(foreign))
+
+
 class Retriever(Protocol):
     """Anything that returns documentation sections for a query (the feedback's extension point)."""
 
-    def search(self, query: str, k: int = DEFAULT_TOP_K) -> list[DocSection]: ...
+    def search(
+        self, query: str, k: int = DEFAULT_TOP_K, *, backend: str | None = None
+    ) -> list[DocSection]: ...
 
 
 def default_corpus_dirs() -> list[Path]:
@@ -160,9 +183,11 @@ class DocsIndex:
             rows = con.execute("SELECT id, title, symptoms, body, source FROM sections").fetchall()
         return [DocSection(*row) for row in rows]
 
-    def search_scored(self, query: str, k: int = DEFAULT_TOP_K) -> list[tuple[DocSection, float]]:
+    def search_scored(
+        self, query: str, k: int = DEFAULT_TOP_K, backend: str | None = None
+    ) -> list[tuple[DocSection, float]]:
         """Top-k sections with their BM25 scores (lower is better, as SQLite reports them),
-        without duplicate content."""
+        without duplicate content, limited to `backend`'s language when one is given."""
         if k < 1:
             raise ConfigError(f"k must be >= 1, got {k}")
         match = fts_query(query)
@@ -174,11 +199,13 @@ class DocsIndex:
             f"{weights}) AS score FROM sections WHERE sections MATCH ? ORDER BY score LIMIT ?"
         )
         with self._connect() as con:
-            rows = con.execute(sql, (match, k * 3)).fetchall()
+            rows = con.execute(sql, (match, k * CANDIDATES_PER_RESULT)).fetchall()
         out: list[tuple[DocSection, float]] = []
         seen_bodies: set[str] = set()
         for *fields, score in rows:
             section = DocSection(*fields)
+            if not for_backend(section.id, backend):
+                continue
             key = " ".join(section.body.split())
             if key in seen_bodies:
                 continue
@@ -189,10 +216,17 @@ class DocsIndex:
         return out
 
     def search(
-        self, query: str, k: int = DEFAULT_TOP_K, max_chars: int = DEFAULT_MAX_CHARS
+        self,
+        query: str,
+        k: int = DEFAULT_TOP_K,
+        max_chars: int = DEFAULT_MAX_CHARS,
+        *,
+        backend: str | None = None,
     ) -> list[DocSection]:
-        """Top-k sections for `query`, deduplicated, their text capped at `max_chars` in all."""
-        return cap_sections([s for s, _ in self.search_scored(query, k)], max_chars)
+        """Top-k sections for `query` (only `backend`'s language and general ones when given),
+        deduplicated, their text capped at `max_chars` in all."""
+        sections = [s for s, _ in self.search_scored(query, k, backend)]
+        return cap_sections(sections, max_chars)
 
 
 def cap_sections(sections: list[DocSection], max_chars: int) -> list[DocSection]:
