@@ -125,3 +125,25 @@ def test_a_job_that_kills_the_fork_server_costs_only_itself(sandbox: Sandbox) ->
     out = run(sandbox, "kill_fork_server", timeout=30)
     assert out.result is None and not out.timed_out and out.server_died
     assert run(sandbox, "hello").ok
+
+
+def test_fork_server_preload_leaves_cuda_forkable() -> None:
+    """On a CUDA machine, importing torch.utils.cpp_extension before fork leaves children
+    unable to use CUDA ("Cannot re-initialize CUDA in forked subprocess", seen on an H200):
+    the preload must never pull it in, directly or through our own modules."""
+    from kernelsearch.harness.sandbox import PRELOAD
+
+    code = (
+        "import importlib, sys\n"
+        f"for m in {list(PRELOAD)!r}: importlib.import_module(m)\n"
+        "print('torch.utils.cpp_extension' in sys.modules)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=str(TESTS.parent),
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["False"]

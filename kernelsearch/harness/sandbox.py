@@ -31,11 +31,11 @@ OUTPUT_TAIL_CHARS = 8000  # captured stdout/stderr kept per job
 WATCHDOG_PERIOD_S = 0.25
 # Imported once by the fork server so no job pays for them (torch._dynamo alone is ~1.5 s,
 # pulled in by torch.set_num_threads and the guards). Importing runs no ops: no thread pools
-# or CUDA state exist before fork.
+# or CUDA state exist before fork. Not torch.utils.cpp_extension: on a CUDA machine its
+# import leaves the process unable to fork a child that uses CUDA (seen on an H200).
 PRELOAD = (
     "torch",
     "torch._dynamo",
-    "torch.utils.cpp_extension",
     "torch.utils.flop_counter",
     "kernelsearch.harness.worker",
 )
