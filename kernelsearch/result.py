@@ -7,6 +7,7 @@ error-severity flag. Nothing else in kernelsearch decides acceptance.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import json
 from dataclasses import dataclass, field
 from enum import Enum
@@ -223,3 +224,8 @@ def _speedup(baseline_ms: float | None, kernel_ms: float | None) -> float | None
     if baseline_ms is None or kernel_ms is None or kernel_ms <= 0:
         return None
     return baseline_ms / kernel_ms
+
+
+def source_hash(source: str) -> str:
+    """Short content hash of a kernel source: `EvalResult.source_hash`, archive and replay keys."""
+    return hashlib.sha256(source.encode()).hexdigest()[:16]

@@ -39,7 +39,6 @@ flight. The database runs in WAL mode so a report can read while a search writes
 
 from __future__ import annotations
 
-import hashlib
 import json
 import sqlite3
 import threading
@@ -52,7 +51,7 @@ from typing import Any
 
 from kernelsearch import __version__
 from kernelsearch.errors import ConfigError
-from kernelsearch.result import EvalResult
+from kernelsearch.result import EvalResult, source_hash
 
 SCHEMA_VERSION = 1
 STORE_FILENAME = "run.sqlite"
@@ -386,7 +385,7 @@ class RunStore:
                     purpose,
                     iteration,
                     source,
-                    result.source_hash or source_digest(source),
+                    result.source_hash or source_hash(source),
                     result.stage.value,
                     int(result.accepted),
                     score,
@@ -558,11 +557,6 @@ class RunStore:
             cost_usd=float(c["cost"]),
             cost_unknown_calls=c["unknown"],
         )
-
-
-def source_digest(source: str) -> str:
-    """Short content hash of a kernel source (used when the result carries none)."""
-    return hashlib.sha256(source.encode()).hexdigest()[:16]
 
 
 def _candidate(r: sqlite3.Row) -> CandidateRecord:

@@ -7,7 +7,6 @@ build pool and exclusive device slots. Every stage runs in a fresh sandboxed pro
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import logging
 import os
 import threading
@@ -24,7 +23,7 @@ from kernelsearch.harness.guards import static as statics
 from kernelsearch.harness.sandbox import Limits, Outcome, Sandbox
 from kernelsearch.harness.slots import Slots, Unlimited
 from kernelsearch.harness.timing import summarize
-from kernelsearch.result import EvalResult, Flag, Stage, TimingStats
+from kernelsearch.result import EvalResult, Flag, Stage, TimingStats, source_hash
 from kernelsearch.tasks import Task
 
 log = logging.getLogger(__name__)
@@ -57,10 +56,6 @@ class TaskInfo:
 
     def to_dict(self) -> dict[str, Any]:
         return dict(self.__dict__)
-
-
-def source_hash(source: str) -> str:
-    return hashlib.sha256(source.encode()).hexdigest()[:16]
 
 
 class Harness:

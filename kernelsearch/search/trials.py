@@ -13,13 +13,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from kernelsearch.llm import extract_kernel
-from kernelsearch.result import EvalResult, Stage
+from kernelsearch.result import EvalResult, Stage, source_hash
 from kernelsearch.search.budget import Budget, Ledger
 from kernelsearch.search.memory import MemoryEntry, TaskArchive
 from kernelsearch.search.messages import generation_messages
 from kernelsearch.search.recorder import RecordedModel, ReplayLog
 from kernelsearch.search.score import Scored, scored, speedup
-from kernelsearch.store import RunStore, source_digest
+from kernelsearch.store import RunStore
 from kernelsearch.tasks import Task
 
 if TYPE_CHECKING:
@@ -146,7 +146,7 @@ class TrialRunner:
         retime_trials: int | None = None,
     ) -> Trial:
         """Evaluate (or re-time) a kernel source, replaying a recorded result when one waits."""
-        recorded = self.replay.take_evaluation(task.name, source_digest(source), purpose)
+        recorded = self.replay.take_evaluation(task.name, source_hash(source), purpose)
         if recorded is not None:
             trial = Trial(
                 task.name,
@@ -179,7 +179,7 @@ class TrialRunner:
         ledger: Ledger | None,
     ) -> Trial:
         if not result.source_hash:
-            result = result.with_(source_hash=source_digest(source))
+            result = result.with_(source_hash=source_hash(source))
         s = scored(result, self.objective, self.baseline)
         feedback = self.feedback(result)
         eval_id = self.store.add_evaluation(
