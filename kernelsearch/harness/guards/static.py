@@ -409,6 +409,13 @@ def _flag(name: str, reason: str, severity: Severity | None = None) -> Flag:
     return Flag(name, severity or REGISTRY[name].severity, reason)
 
 
+def _findings(name: str, why: list[str], advice: str) -> list[Flag]:
+    """One flag listing every distinct finding of a check, then what to do; none if none."""
+    if not why:
+        return []
+    return [_flag(name, "; ".join(dict.fromkeys(why)) + advice)]
+
+
 @register("model_new", Severity.ERROR, "no ModelNew class or no forward()")
 def _model_new(src: Source) -> list[Flag]:
     cls = src.model_new
@@ -616,16 +623,12 @@ def _concurrency(src: Source) -> list[Flag]:
     m = CONCURRENCY_CPP.search(src.text)
     if m:
         why.append(f"C++ source uses {m.group(0)}")
-    if not why:
-        return []
-    return [
-        _flag(
-            "concurrency",
-            "; ".join(dict.fromkeys(why))
-            + ": work must finish inside forward on the current stream (the timer cannot see "
-            "threads, processes or side streams); OpenMP parallel loops are fine",
-        )
-    ]
+    return _findings(
+        "concurrency",
+        why,
+        ": work must finish inside forward on the current stream (the timer cannot see "
+        "threads, processes or side streams); OpenMP parallel loops are fine",
+    )
 
 
 @register("monkey_patch", Severity.ERROR, "patching torch/time/CUDA events or global torch state")
@@ -662,16 +665,12 @@ def _monkey_patch(src: Source) -> list[Flag]:
                     why.append(f"calls {name} ({_line(node)})")
             if name.startswith("torch._C."):
                 why.append(f"calls {name} ({_line(node)})")
-    if not why:
-        return []
-    return [
-        _flag(
-            "monkey_patch",
-            "; ".join(dict.fromkeys(why))
-            + ": a kernel may not patch modules, timers, CUDA events/synchronize or change "
-            "global torch settings (precision, threads)",
-        )
-    ]
+    return _findings(
+        "monkey_patch",
+        why,
+        ": a kernel may not patch modules, timers, CUDA events/synchronize or change "
+        "global torch settings (precision, threads)",
+    )
 
 
 @register("introspection", Severity.ERROR, "frame/heap introspection, exec, or harness imports")
@@ -688,15 +687,11 @@ def _introspection(src: Source) -> list[Flag]:
             why.append(f"uses .{node.attr} ({_line(node)})")
         elif isinstance(node, ast.Name) and node.id == "__builtins__":
             why.append(f"touches __builtins__ ({_line(node)})")
-    if not why:
-        return []
-    return [
-        _flag(
-            "introspection",
-            "; ".join(dict.fromkeys(why))
-            + ": kernels may not inspect frames or the heap, exec code, or reach the harness",
-        )
-    ]
+    return _findings(
+        "introspection",
+        why,
+        ": kernels may not inspect frames or the heap, exec code, or reach the harness",
+    )
 
 
 @register("file_network", Severity.ERROR, "file or network access")
@@ -720,14 +715,11 @@ def _file_network(src: Source) -> list[Flag]:
     m = FILE_NET_CPP.search(src.text)
     if m:
         why.append(f"C++ source uses {m.group(0).strip()}")
-    if not why:
-        return []
-    return [
-        _flag(
-            "file_network",
-            "; ".join(dict.fromkeys(why)) + ": kernels may not read or write files or the network",
-        )
-    ]
+    return _findings(
+        "file_network",
+        why,
+        ": kernels may not read or write files or the network",
+    )
 
 
 # ---------------------------------------------------------------------------------------
