@@ -82,8 +82,30 @@ def test_fts_query_never_raises_on_nasty_compiler_text(
 
 
 def test_fts_query_drops_stopwords_and_splits_camel_case() -> None:
-    assert fts_query("error: the atomicAdd") == '"atomicadd" OR "atomic" OR "add"'
+    assert fts_query("    error: the atomicAdd") == '"atomicadd" OR "atomic" OR "add"'
     assert fts_query("error: in the") == ""
+
+
+def test_fts_query_counts_message_words_twice_and_indented_source_words_once() -> None:
+    match = fts_query("identifier blokDim is undefined\n    int i = blokDim.x * offset;")
+    terms = match.split(" OR ")
+    assert terms.count('"undefined"') == 2 and terms.count('"blokdim"') == 2
+    assert terms.count('"offset"') == 1 and terms.count('"int"') == 1
+
+
+def test_a_search_ranks_the_section_quoting_the_message_above_one_matching_the_code(
+    tmp_path: Path,
+) -> None:
+    root = tmp_path / "corpus"
+    root.mkdir()
+    filler = "".join(f"## Topic {n}\nSymptoms: topic {n} words\nText {n}.\n\n" for n in range(4))
+    (root / "notes.md").write_text(
+        "## Missing include\nSymptoms: identifier is undefined\nInclude the header.\n\n"
+        "## Shared tiles\nSymptoms: shared tile stride\nPad the rows.\n\n" + filler
+    )
+    index = DocsIndex(corpus_dirs=[root], cache_dir=tmp_path / "cache")
+    query = 'identifier "blokDim" is undefined\n    float v = tile[i * stride];'
+    assert index.search(query)[0].id == "notes/missing-include"
 
 
 def test_index_builds_once_and_rebuilds_only_when_a_document_changes(
@@ -204,6 +226,41 @@ def test_parsers_find_the_key_message_and_source_line(
     errors = parse_errors((LOGS / f"{log}.log").read_text(), backend)
     first = next(e for e in errors if message in e.message)
     assert source in first.source_line
+
+
+def test_nvcc_source_lines_show_cuda_keywords_not_preprocessed_attributes() -> None:
+    log = (
+        "kernel.cu(3): error: A __global__ function or function template cannot be a member"
+        " function\n  struct Op { __attribute__((global)) void __attribute__((launch_bounds(256)))"
+        " apply(float* y); };\n              ^\n"
+    )
+    (error,) = parse_errors(log, "cuda")
+    assert (
+        error.source_line
+        == "struct Op { __global__ void __launch_bounds__(256) apply(float* y); };"
+    )
+
+
+def test_triton_mlir_diagnostics_are_parsed_without_their_ir_dump() -> None:
+    errors = parse_errors((LOGS / "fresh_triton_dot_int_accumulator.log").read_text(), "triton")
+    assert errors[0].message == "unsupported MMA instruction for the given operand/result types"
+    assert errors[0].source_line == "acc = tl.dot(a, b, acc)"
+    assert all("%" not in e.message for e in errors)
+
+
+def test_a_bare_exception_line_in_a_chained_traceback_is_an_error() -> None:
+    log = (LOGS / "fresh_triton_python_list_in_kernel.log").read_text()
+    errors = parse_errors(log, "triton")
+    bare = next(e for e in errors if e.message == "AssertionError")
+    assert "isinstance(idx" in bare.source_line
+
+
+def test_query_from_log_indents_source_lines_and_cuts_macro_expansions() -> None:
+    long_line = "do { " + "x; " * 200 + "} while (0);"
+    log = f"main.cpp:4:5: error: ‘scalar_t’ was not declared in this scope\n    4 | {long_line}\n"
+    message, source = query_from_log(log, "cpu").split("\n")
+    assert message == "‘scalar_t’ was not declared in this scope"
+    assert source.startswith("    do {") and len(source) <= 4 + 160
 
 
 def test_nvcc_notes_from_system_headers_are_not_errors() -> None:

@@ -26,7 +26,10 @@ log = logging.getLogger(__name__)
 DEFAULT_TOP_K = 3
 DEFAULT_MAX_CHARS = 6000  # all returned sections together
 MIN_TRUNCATED_CHARS = 300  # a section cut shorter than this is dropped instead
-MAX_QUERY_TERMS = 60
+MAX_QUERY_TERMS = 60  # distinct words
+# A word from a message line counts this many times; words only in indented context lines
+# (quoted source code) once. Messages name the problem; code mostly names the user's variables.
+MESSAGE_WEIGHT = 2
 # BM25 column weights: title, symptoms, body. Symptom lines name the error messages.
 COLUMN_WEIGHTS = (3.0, 4.0, 1.0)
 INDEX_FILE = "index.sqlite"
@@ -86,22 +89,26 @@ def default_corpus_dirs() -> list[Path]:
 def fts_query(text: str, max_terms: int = MAX_QUERY_TERMS) -> str:
     """An FTS5 MATCH expression for free text: each distinct word quoted, joined by OR.
 
+    Lines that start with whitespace are context (the source line a compiler quotes); the
+    others are messages, whose words are repeated MESSAGE_WEIGHT times (BM25 adds a term's
+    score once per occurrence in the query), so the wording of the error outweighs the
+    user's variable names.
     Only letters and digits reach the expression, each inside double quotes, so compiler
     output with quotes, parentheses, `::`, `*` or FTS keywords (AND, NEAR) never raises.
     Returns "" when nothing searchable is left.
     """
-    terms: list[str] = []
-    seen: set[str] = set()
-    for raw in _TOKEN.findall(text):
-        for word in _split_identifier(raw):
-            lower = word.lower()
-            if len(lower) < 2 or lower in STOPWORDS or lower in seen:
-                continue
-            seen.add(lower)
-            terms.append(f'"{lower}"')
-            if len(terms) >= max_terms:
-                return " OR ".join(terms)
-    return " OR ".join(terms)
+    weights: dict[str, int] = {}
+    for line in text.splitlines():
+        weight = 1 if line[:1].isspace() else MESSAGE_WEIGHT
+        for raw in _TOKEN.findall(line):
+            for word in _split_identifier(raw):
+                lower = word.lower()
+                if len(lower) < 2 or lower in STOPWORDS:
+                    continue
+                if lower not in weights and len(weights) >= max_terms:
+                    continue
+                weights[lower] = max(weight, weights.get(lower, 0))
+    return " OR ".join(f'"{w}"' for w, n in weights.items() for _ in range(n))
 
 
 def _split_identifier(word: str) -> list[str]:

@@ -17,7 +17,7 @@ BACKEND_PARSERS: dict[str, tuple[str, ...]] = {
     "nvcc": ("nvcc", "gcc", "python"),
     "cpu": ("gcc", "python"),
     "gcc": ("gcc", "python"),
-    "triton": ("triton", "python"),
+    "triton": ("triton", "mlir", "python"),
     "python": ("python",),
 }
 
@@ -42,6 +42,15 @@ class ErrorParser(Protocol):
     name: str
 
     def parse(self, log: str) -> list[ErrorLine]: ...
+
+
+# nvcc quotes the preprocessed line: `__global__` appears as `__attribute__((global))`.
+_NVCC_ATTRIBUTE = re.compile(r"__attribute__\(\((\w+)(\([^()]*\))?\)\)")
+
+
+def _cuda_keywords(source: str) -> str:
+    """`__attribute__((global)) void k(` -> `__global__ void k(`; `launch_bounds(256)` too."""
+    return _NVCC_ATTRIBUTE.sub(lambda m: f"__{m.group(1)}__{m.group(2) or ''}", source)
 
 
 def _source_after(lines: list[str], start: int, limit: int = 3) -> str:
@@ -95,7 +104,7 @@ class NvccParser:
                     ErrorLine(
                         message=msg,
                         location=f"{m.group('file').rsplit('/', 1)[-1]}:{m.group('line')}",
-                        source_line=_source_after(lines, start),
+                        source_line=_cuda_keywords(_source_after(lines, start)),
                         code=m.group("code") or "",
                     )
                 )
@@ -180,12 +189,41 @@ class TritonParser:
         return out
 
 
+class MlirParser:
+    """MLIR diagnostics Triton's later passes print (`kernel.py:12:5: error: ...`): the message
+    without the IR dump that often follows it, and the quoted kernel line."""
+
+    name = "mlir"
+    _DIAG = re.compile(
+        r"^(?P<file>[^\s:][^:]*\.py):(?P<line>\d+):(?P<col>\d+): error: (?P<msg>.+)$"
+    )
+    _IR_DUMP = re.compile(r"(?:: |\s)(?:%\w+ = |\"\w+\.\w+\"\().*$")
+
+    def parse(self, log: str) -> list[ErrorLine]:
+        lines = log.splitlines()
+        out: list[ErrorLine] = []
+        for i, line in enumerate(lines):
+            m = self._DIAG.match(line)
+            if not m:
+                continue
+            message = self._IR_DUMP.sub("", m.group("msg")).strip()
+            nxt = lines[i + 1].strip() if i + 1 < len(lines) else ""
+            out.append(
+                ErrorLine(
+                    message=message,
+                    location=f"kernel line {m.group('line')}",
+                    source_line="" if nxt.startswith(("#", "^")) else nxt,
+                )
+            )
+        return out
+
+
 class PythonTracebackParser:
     """The exception line of a Python traceback, with the last frame's code line."""
 
     name = "python"
     _EXC = re.compile(
-        r"^(?P<type>[A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt|Warning)): ?(?P<msg>.*)$"
+        r"^(?P<type>[A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt|Warning))(?:: ?(?P<msg>.*))?$"
     )
     _FRAME = re.compile(r'^\s*File "(?P<file>[^"]+)", line (?P<line>\d+), in (?P<fn>.+)$')
 
@@ -202,9 +240,11 @@ class PythonTracebackParser:
                 continue
             m = self._EXC.match(line)
             if m:
-                if re.fullmatch(r"at \d+:\d+:\s*", m.group("msg")):
+                text = (m.group("msg") or "").strip()
+                if re.fullmatch(r"at \d+:\d+:", text):
                     continue  # a Triton CompilationError header: TritonParser reads it
-                message = f"{m.group('type').rsplit('.', 1)[-1]}: {m.group('msg').strip()}"
+                kind = m.group("type").rsplit(".", 1)[-1]
+                message = f"{kind}: {text}" if text else kind
                 out.append(
                     ErrorLine(
                         message=message,
@@ -217,7 +257,8 @@ class PythonTracebackParser:
 
 
 PARSERS: dict[str, ErrorParser] = {
-    p.name: p for p in (NvccParser(), GccParser(), TritonParser(), PythonTracebackParser())
+    p.name: p
+    for p in (NvccParser(), GccParser(), TritonParser(), MlirParser(), PythonTracebackParser())
 }
 
 

@@ -7,6 +7,8 @@ from kernelsearch.retrieval.parsers import parse_errors
 
 MAX_QUERY_ERRORS = 3  # the first distinct errors carry the cause; later ones are fallout
 FALLBACK_TAIL_CHARS = 600  # unparsed logs: their tail usually holds the message
+MAX_SOURCE_CHARS = 160  # a quoted source line longer than this is a macro expansion: cut it
+SOURCE_INDENT = "    "  # query lines starting with whitespace are context (see fts_query)
 
 # The vocabulary each backend's documentation uses, so a generic diagnosis finds its sections.
 BACKEND_WORDS = {
@@ -18,8 +20,9 @@ TIMEOUT_QUERY = "timeout hang never finished infinite loop deadlock __syncthread
 
 
 def query_from_log(log: str, backend: str) -> str:
-    """The first distinct error messages and their source lines; the log's tail when no
-    parser recognises it."""
+    """The first distinct error messages, each followed by its source line indented (the
+    search weighs messages above the code they quote); the log's tail when no parser
+    recognises it."""
     errors = parse_errors(log, backend)
     if not errors:
         return log.strip()[-FALLBACK_TAIL_CHARS:]
@@ -29,10 +32,13 @@ def query_from_log(log: str, backend: str) -> str:
         if error.message in seen:
             continue
         seen.add(error.message)
-        parts.extend([error.message, error.source_line])
+        parts.append(error.message)
+        source = error.source_line.strip()[:MAX_SOURCE_CHARS]
+        if source:
+            parts.append(SOURCE_INDENT + source)
         if len(seen) == MAX_QUERY_ERRORS:
             break
-    return "\n".join(p for p in parts if p)
+    return "\n".join(parts)
 
 
 def mismatch_query(result: EvalResult) -> str:
