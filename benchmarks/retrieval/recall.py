@@ -1,8 +1,8 @@
 """Recall@k of documentation retrieval on captured compiler and runtime error logs.
 
 Each log in logs/ is labelled in labels.toml with its backend, the section(s) it should
-retrieve and its split (dev guides the writing, heldout only measures, fresh was written
-after the docs and never tuned on). The query is built exactly as the feedback path builds
+retrieve and its split (dev guides the writing, heldout only measures, dev2 was written
+after the docs and tuned on later; a newer split may be a blind test). The query is built exactly as the feedback path builds
 it (`query_from_log`), and the index is built fresh from docs_index/ in a temporary cache.
 
 Run: python benchmarks/retrieval/recall.py [--k 3] [--split heldout] [--verbose]
@@ -42,10 +42,15 @@ class Case:
     log: str
 
 
-def load_cases(labels: Path = LABELS, log_dir: Path = LOG_DIR) -> list[Case]:
+def load_cases(
+    labels: Path = LABELS, log_dir: Path = LOG_DIR, splits: tuple[str, ...] | None = None
+) -> list[Case]:
+    """Labelled cases, only those of `splits` when given (other splits' logs are not read)."""
     data = tomllib.loads(labels.read_text())
     cases = []
     for name, entry in data.items():
+        if splits is not None and entry["split"] not in splits:
+            continue
         path = log_dir / f"{name}.log"
         if not path.exists():
             raise FileNotFoundError(f"{labels}: [{name}] has no log at {path}")
@@ -79,26 +84,28 @@ def evaluate(cases: list[Case], index: DocsIndex, k: int) -> dict:
     return report
 
 
-def run(k: int = 3, corpus: Path = CORPUS) -> dict:
+def run(k: int = 3, corpus: Path = CORPUS, splits: tuple[str, ...] | None = None) -> dict:
     with tempfile.TemporaryDirectory() as cache:
         index = DocsIndex(corpus_dirs=[corpus], cache_dir=Path(cache))
-        return evaluate(load_cases(), index, k)
+        return evaluate(load_cases(splits=splits), index, k)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--k", type=int, default=3)
-    parser.add_argument("--split", default=None, help="dev, heldout, fresh, ... (default: all)")
+    parser.add_argument(
+        "--split", action="append", help="dev, heldout, dev2, ... (repeatable; default: all)"
+    )
     parser.add_argument("--verbose", action="store_true", help="list the misses")
     parser.add_argument("--json", action="store_true", help="print the full report as JSON")
     args = parser.parse_args()
-    report = run(args.k)
+    report = run(args.k, splits=tuple(args.split) if args.split else None)
     if args.json:
         print(json.dumps(report, indent=2))
         return
     known = ("dev", "heldout")
     for name in [*known, *sorted(set(report) - set(known))]:
-        if args.split and name != args.split or name not in report:
+        if name not in report:
             continue
         r = report[name]
         print(f"{name:8s} recall@{args.k} = {r['recall']:.3f} ({r['hits']}/{r['total']})")
