@@ -302,3 +302,20 @@ def test_search_for_cpu_never_returns_cuda_or_triton_sections(tmp_path):
     assert {"cuda", "triton"} & mixed  # the query alone would pull other languages in
     got = index.search(query, k=8, max_chars=10**9, backend="cpu")
     assert got and all(not s.id.startswith(("cuda_", "triton_")) for s in got)
+
+
+def test_bm25_gets_one_weight_per_indexed_table_column(corpus: Path, tmp_path: Path) -> None:
+    from kernelsearch.retrieval.index import COLUMN_WEIGHTS, _bm25_weights
+
+    index = DocsIndex(corpus_dirs=[corpus], cache_dir=tmp_path / "cache")
+    index.build()
+    with sqlite3.connect(index.db_path) as con:
+        columns = [row[1] for row in con.execute("PRAGMA table_info(sections)")]
+    weights = dict(zip(columns, _bm25_weights(), strict=True))
+    assert weights == {
+        "id": 0.0,
+        "title": COLUMN_WEIGHTS[0],
+        "symptoms": COLUMN_WEIGHTS[1],
+        "body": COLUMN_WEIGHTS[2],
+        "source": 0.0,
+    }
