@@ -42,12 +42,15 @@ INDEX_FILE = "index.sqlite"
 USER_DOCS_DIR = "user_docs"
 SCHEMA_VERSION = "1"
 
-# Words too common in compiler output and prose to say anything about a topic.
+# Words too common in compiler output and prose to say anything about a topic. "token" and
+# "primary" only locate a syntax error ("expected primary-expression before '=' token", fallout
+# after most g++ errors), so a section quoting one such message should not win on them.
 STOPWORDS = frozenset(
     """a an and are as at be but by can cannot could did do does for from has have here if in into
     is it its may must no not of on or so such than that the their then there these this to was
     were will with you your error errors note warning warnings line file tmp kscap main cpp cu py
-    during compilation detected function call used use using while which when what""".split()
+    during compilation detected function call used use using while which when what token
+    primary""".split()
 )
 _TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9]*|[0-9]+[A-Za-z][A-Za-z0-9]*")
 
