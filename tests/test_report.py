@@ -11,9 +11,8 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 from kernelsearch.cli.report_cmds import register
-from kernelsearch.report import RunReport, build_report, final_kernel, to_markdown
+from kernelsearch.report import RunReport, build_report, to_markdown
 from kernelsearch.report.terminal import render
-from kernelsearch.result import Stage
 from kernelsearch.store import RunStore
 
 
@@ -146,54 +145,6 @@ def test_report_of_a_run_without_evaluations_is_all_failures(tmp_path):
 
 
 # ---- which evaluation a task shows ------------------------------------------------------------
-
-
-def _records(tmp_path, rows):
-    store = RunStore.create(tmp_path / "r", "r", {}, {"train": [{"name": "t"}]})
-    for candidate, purpose, source, stage, times in rows:
-        data.add(store, candidate, purpose, 1, source, data.result("t", stage, times))
-    out = store.evaluations()
-    store.close()
-    return [e for e in out if e.purpose != "retime"], [e for e in out if e.purpose == "retime"]
-
-
-def test_final_kernel_prefers_an_accepted_retime_over_a_faster_search_timing(tmp_path):
-    search, retimes = _records(
-        tmp_path,
-        [
-            (0, "full", "A", Stage.CORRECT, (0.5, 2.0, 2.0)),
-            (0, "full", "B", Stage.CORRECT, (1.0, 2.0, 2.0)),
-            (None, "retime", "B", Stage.CORRECT, (1.1, 2.0, 2.0)),
-        ],
-    )
-    chosen, figures = final_kernel(search, retimes)
-    assert (chosen.source, chosen.purpose, figures) == ("B", "retime", "retime")
-
-
-def test_final_kernel_drops_a_kernel_whose_retime_failed(tmp_path):
-    search, retimes = _records(
-        tmp_path,
-        [
-            (0, "full", "A", Stage.CORRECT, (0.5, 2.0, 2.0)),
-            (0, "full", "B", Stage.CORRECT, (1.0, 2.0, 2.0)),
-            (None, "retime", "A", Stage.INCORRECT, None),
-        ],
-    )
-    chosen, figures = final_kernel(search, retimes)
-    assert (chosen.source, figures) == ("B", "search")
-
-
-def test_final_kernel_takes_the_earliest_of_tied_scores_and_none_without_acceptance(tmp_path):
-    search, retimes = _records(
-        tmp_path,
-        [
-            (0, "full", "first", Stage.CORRECT, (1.0, 2.0, 2.0)),
-            (1, "full", "second", Stage.CORRECT, (1.0, 2.0, 2.0)),
-        ],
-    )
-    assert final_kernel(search, retimes)[0].source == "first"
-    search, retimes = _records(tmp_path / "x", [(0, "full", "A", Stage.INCORRECT, None)])
-    assert final_kernel(search, retimes) == (None, "none")
 
 
 # ---- CLI ---------------------------------------------------------------------------------------

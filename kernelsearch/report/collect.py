@@ -1,12 +1,7 @@
 """Reading a run store into a `RunReport` (read only: nothing here writes to the store).
 
-Which kernel a task shows (`final_kernel`):
-- The run re-times the top accepted kernels of each task at the end (purpose `retime`): when a
-  task has an accepted re-time, its best one is shown, with the re-timed figures.
-- Otherwise the task's best accepted search evaluation is shown with the search's figures,
-  unless a re-time of that same kernel came back not accepted (a kernel that failed its
-  re-check is not shown as best).
-- "Best" is the search's score (objective and baseline of the run), the earliest on a tie.
+Which kernel a task shows, and the record of it, is `kernelsearch.bests`: the same rule and
+`TaskBest` the search writes its summary.json and kernels/ with.
 """
 
 from __future__ import annotations
@@ -16,6 +11,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+from kernelsearch.bests import NOT_SEARCH, RETIME_PURPOSE, TEST_PURPOSE, TaskBest, task_bests
 from kernelsearch.errors import ConfigError
 from kernelsearch.report.metrics import (
     BASELINE_NAMES,
@@ -27,31 +23,17 @@ from kernelsearch.report.metrics import (
     geomean_speedup,
     progress_curve,
 )
-from kernelsearch.report.model import (
-    FIGURES_NONE,
-    FIGURES_RETIME,
-    FIGURES_SEARCH,
-    FIGURES_TEST,
-    FrontierPrompt,
-    LineageNode,
-    RunReport,
-    Scoreboard,
-    Spend,
-    TaskBest,
-)
-from kernelsearch.result import EvalResult, Severity
-from kernelsearch.search.finish import final_evaluation
+from kernelsearch.report.model import FrontierPrompt, LineageNode, RunReport, Scoreboard, Spend
+from kernelsearch.result import EvalResult
 from kernelsearch.search.pareto import aggregate
 from kernelsearch.search.score import Scored
 from kernelsearch.store import CandidateRecord, EvaluationRecord, RunStore
 
 log = logging.getLogger(__name__)
 
-NOT_SEARCH = ("retime", "test")  # purposes that do not spend the search budget
 # A pool candidate's scores: its full evaluation plus (when valset = trainset) the minibatch runs
 # it passed its gate with, as the engine scores it. Parent re-runs are not part of them.
 FULL_SCORE_PURPOSES = ("seed_full", "child_minibatch", "merge", "full")
-MAX_ERROR_CHARS = 300  # error text kept per task in a report
 
 
 def build_report(run_dir: Path) -> RunReport:
@@ -66,14 +48,16 @@ def report_from_store(store: RunStore, run_dir: Path) -> RunReport:
     search_tasks, pareto_tasks, test_tasks = task_lists(run.tasks)
     evaluations = store.evaluations()
     search = [e for e in evaluations if e.purpose not in NOT_SEARCH]
-    retimes = [e for e in evaluations if e.purpose == "retime"]
-    tests = [e for e in evaluations if e.purpose == "test"]
+    retimes = [e for e in evaluations if e.purpose == RETIME_PURPOSE]
+    tests = [e for e in evaluations if e.purpose == TEST_PURPOSE]
     # Tasks evaluated but missing from the stored task lists still appear (and count).
     search_tasks += [t for t in dict.fromkeys(e.task for e in search) if t not in search_tasks]
     test_tasks += [t for t in dict.fromkeys(e.task for e in tests) if t not in test_tasks]
 
-    board, shown = scoreboard(search_tasks, search, retimes)
-    test_board = scoreboard(test_tasks, tests, [], FIGURES_TEST)[0] if test_tasks else None
+    board, shown = scoreboard(task_bests(search_tasks, evaluations))
+    test_board = (
+        scoreboard(task_bests(test_tasks, evaluations, test=True))[0] if test_tasks else None
+    )
     candidates = store.candidates()
     matrix = score_matrix(search, {c.id for c in candidates if c.status == "pool"}, pareto_tasks)
     ownership = frontier_ownership(matrix, pareto_tasks)
@@ -177,114 +161,22 @@ def task_lists(tasks: dict[str, list[dict]]) -> tuple[list[str], list[str], list
 
 
 def scoreboard(
-    tasks: Sequence[str],
-    evaluations: Sequence[EvaluationRecord],
-    retimes: Sequence[EvaluationRecord],
-    figures: str = FIGURES_SEARCH,
+    bests: Sequence[tuple[TaskBest, EvalResult | None]],
 ) -> tuple[Scoreboard, list[EvalResult]]:
-    """Per-task bests and the metrics over them; also the accepted results shown.
-
-    `figures` names where un-retimed figures come from (the search, or a test evaluation).
-    """
-    by_task: dict[str, list[EvaluationRecord]] = defaultdict(list)
-    for e in evaluations:
-        by_task[e.task].append(e)
-    retimes_by_task: dict[str, list[EvaluationRecord]] = defaultdict(list)
-    for e in retimes:
-        retimes_by_task[e.task].append(e)
-    best: list[TaskBest] = []
-    shown: dict[str, EvalResult | None] = {}
-    for task in tasks:
-        tb, result = task_best(task, by_task.get(task, []), retimes_by_task.get(task, []), figures)
-        best.append(tb)
-        shown[task] = result
+    """Per-task bests (`kernelsearch.bests.task_bests`) and the metrics over them; also the
+    accepted results shown."""
+    tasks = [b.task for b, _ in bests]
+    shown = {b.task: result for b, result in bests}
     fast = {}
     geo = {}
     for baseline in BASELINE_NAMES:
         speedups = accepted_speedups(shown, baseline)
         fast[baseline] = fast_p_table(speedups, tasks)
         geo[baseline] = geomean_speedup(speedups)
-    board = Scoreboard(tasks=tuple(tasks), best=tuple(best), fast_p=fast, geomean=geo)
-    return board, [r for r in shown.values() if r is not None]
-
-
-def _rank(e: EvaluationRecord) -> tuple[float, int]:
-    return (e.score, -e.id)
-
-
-def final_kernel(
-    search: Sequence[EvaluationRecord],
-    retimes: Sequence[EvaluationRecord],
-    figures: str = FIGURES_SEARCH,
-) -> tuple[EvaluationRecord | None, str]:
-    """The evaluation to show for one task and where its figures come from (module doc).
-
-    The choice itself is the search's own rule (`search.finish.final_evaluation`), so the
-    report, the run's summary.json and its kernels/ folder always name the same kernel.
-    """
-    chosen = final_evaluation(search, retimes)
-    if chosen is None:
-        return None, FIGURES_NONE
-    return chosen, FIGURES_RETIME if chosen.purpose == "retime" else figures
-
-
-def task_best(
-    task: str,
-    search: Sequence[EvaluationRecord],
-    retimes: Sequence[EvaluationRecord],
-    figures: str = FIGURES_SEARCH,
-) -> tuple[TaskBest, EvalResult | None]:
-    chosen, figures = final_kernel(search, retimes, figures)
-    if chosen is None:
-        furthest = max(search, key=_rank) if search else None
-        return (
-            TaskBest(
-                task=task,
-                accepted=False,
-                figures=FIGURES_NONE,
-                stage=furthest.stage if furthest else "not_evaluated",
-                evaluation_id=furthest.id if furthest else None,
-                candidate_id=furthest.candidate_id if furthest else None,
-                error=_why_not(furthest.result) if furthest else "no evaluation of this task",
-                attempts=len(search),
-            ),
-            None,
-        )
-    r = chosen.result
-    writer = chosen.candidate_id
-    if writer is None:  # re-times may not name the prompt; the first evaluation of it does
-        writer = next((e.candidate_id for e in search if e.source_hash == chosen.source_hash), None)
-    return (
-        TaskBest(
-            task=task,
-            accepted=True,
-            figures=figures,
-            stage=chosen.stage,
-            evaluation_id=chosen.id,
-            candidate_id=writer,
-            source_hash=chosen.source_hash,
-            score=chosen.score,
-            runtime_ms=r.runtime_ms,
-            eager_ms=r.baseline_eager_ms,
-            compile_ms=r.baseline_compile_ms,
-            speedup_eager=r.speedup_eager,
-            speedup_compile=r.speedup_compile,
-            timing_method=r.runtime.method if r.runtime else "",
-            device=r.device,
-            flags=tuple(r.flags),
-            attempts=len(search),
-        ),
-        r,
+    board = Scoreboard(
+        tasks=tuple(tasks), best=tuple(b for b, _ in bests), fast_p=fast, geomean=geo
     )
-
-
-def _why_not(result: EvalResult) -> str:
-    errors = [f"{f.name}: {f.reason}" for f in result.flags if f.severity is Severity.ERROR]
-    text = result.error or "; ".join(errors)
-    if not text and result.mismatch is not None:
-        text = result.mismatch.reason
-    text = " ".join(text.split())
-    return text[:MAX_ERROR_CHARS] + ("..." if len(text) > MAX_ERROR_CHARS else "")
+    return board, [r for r in shown.values() if r is not None]
 
 
 def score_matrix(

@@ -22,10 +22,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from kernelsearch.bests import TaskBest
 from kernelsearch.errors import ConfigError
 from kernelsearch.report.collect import report_from_store
 from kernelsearch.report.fmt import prompt_text
-from kernelsearch.report.model import RunReport, Scoreboard, TaskBest, fast_p_name
+from kernelsearch.report.model import RunReport, Scoreboard, fast_p_name
 from kernelsearch.result import Stage
 from kernelsearch.search.score import BUILT_STAGES
 from kernelsearch.store import EvaluationRecord, RunStore

@@ -4,13 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from kernelsearch.report.model import (
-    FIGURES_RETIME,
-    FIGURES_SEARCH,
-    FIGURES_TEST,
-    RunReport,
-    TaskBest,
-)
+from kernelsearch.bests import FIGURES_RETIME, FIGURES_SEARCH, FIGURES_TEST, TaskBest
+from kernelsearch.report.model import RunReport
 from kernelsearch.result import Flag
 
 MISSING = "–"

@@ -1,5 +1,6 @@
 """The report's shape: frozen dataclasses with `to_dict` / `from_dict`. The `--json` output is
-`RunReport.to_dict()`; markdown, terminal tables and HTML all render a `RunReport`.
+`RunReport.to_dict()`; markdown, terminal tables and HTML all render a `RunReport`. A task's
+shown kernel is `kernelsearch.bests.TaskBest`, the record the run's summary.json holds too.
 """
 
 from __future__ import annotations
@@ -7,13 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from kernelsearch.bests import FIGURES_RETIME, TaskBest
 from kernelsearch.report.metrics import Ownership, ProgressPoint
-from kernelsearch.result import Flag
-
-FIGURES_RETIME = "retime"  # re-timed at the end of the run, interleaved with both baselines
-FIGURES_SEARCH = "search"  # the search's own measurement (no re-time for this task)
-FIGURES_TEST = "test"  # a held-out test evaluation (test tasks are not re-timed)
-FIGURES_NONE = "none"  # no accepted kernel
 
 
 def fast_p_name(p: float) -> str:
@@ -27,45 +23,6 @@ def fast_p_to_dict(table: dict[str, dict[float, float]]) -> dict[str, dict[str, 
 
 def fast_p_from_dict(d: dict[str, dict[str, float]]) -> dict[str, dict[float, float]]:
     return {b: {float(k.removeprefix("fast_")): v for k, v in row.items()} for b, row in d.items()}
-
-
-@dataclass(frozen=True)
-class TaskBest:
-    """The kernel a report shows for one task: its best accepted kernel, or (when there is
-    none) the stage and error of the attempt that got furthest, with no timing figures."""
-
-    task: str
-    accepted: bool
-    figures: str  # FIGURES_RETIME, FIGURES_SEARCH, FIGURES_TEST or FIGURES_NONE
-    stage: str
-    evaluation_id: int | None = None
-    candidate_id: int | None = None  # the prompt that wrote the kernel
-    source_hash: str = ""
-    score: float | None = None
-    runtime_ms: float | None = None
-    eager_ms: float | None = None
-    compile_ms: float | None = None
-    speedup_eager: float | None = None
-    speedup_compile: float | None = None
-    timing_method: str = ""
-    device: str = ""
-    flags: tuple[Flag, ...] = ()
-    error: str = ""
-    attempts: int = 0  # search evaluations of this task
-
-    def speedup(self, baseline: str) -> float | None:
-        return self.speedup_eager if baseline == "eager" else self.speedup_compile
-
-    def to_dict(self) -> dict[str, Any]:
-        d = dict(self.__dict__)
-        d["flags"] = [f.to_dict() for f in self.flags]
-        return d
-
-    @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> TaskBest:
-        d = dict(d)
-        d["flags"] = tuple(Flag.from_dict(f) for f in d.get("flags") or ())
-        return cls(**d)
 
 
 @dataclass(frozen=True)

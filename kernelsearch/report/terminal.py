@@ -6,9 +6,10 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from kernelsearch.bests import TaskBest
 from kernelsearch.report import fmt
 from kernelsearch.report.metrics import BASELINE_NAMES
-from kernelsearch.report.model import RunReport, Scoreboard, TaskBest, fast_p_name
+from kernelsearch.report.model import RunReport, Scoreboard, fast_p_name
 
 PROMPT_PREVIEW_CHARS = 160  # characters of each frontier prompt shown in the terminal
 
