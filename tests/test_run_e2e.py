@@ -104,7 +104,7 @@ def test_run_improves_a_smoke_task_through_llm_errors_and_a_format_hostile_refle
     assert proc.returncode == 0, proc.stdout + proc.stderr
     summary = json.loads((out / "summary.json").read_text())
     (task,) = summary["tasks"]
-    assert task["accepted"] and task["retimed"] and task["speedup_eager"] > 0
+    assert task["accepted"] and task["figures"] == "retime" and task["speedup_eager"] > 0
     kernel = (out / task["kernel_file"]).read_text()
     assert "class ModelNew" in kernel
     assert "LESSON" in (out / "prompts" / "best.md").read_text()

@@ -7,6 +7,7 @@ writes faster kernels when its prompt carries a lesson the reflection taught it.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import re
 from pathlib import Path
 
@@ -140,7 +141,7 @@ def test_search_finds_the_faster_kernel_and_writes_the_run_directory(tmp_path):
     assert summary.status == "finished"
     assert len(summary.candidates) >= 2
     best = summary.task("1_add_relu")
-    assert best.accepted and best.retimed
+    assert best.accepted and best.figures == "retime"
     assert best.speedup_eager == pytest.approx(3.0)
     run_dir = tmp_path / "run"
     kernel = (run_dir / best.kernel_file).read_text()
@@ -242,3 +243,21 @@ def test_crash_and_resume_ends_in_the_uninterrupted_state_without_paying_twice(
         # every recorded call was replayed, not paid again
         assert len(store.llm_calls()) == len(model.calls)
         assert calls_before == paid_before
+
+
+def test_summary_and_report_describe_the_same_kernel_for_search_and_test_tasks(tmp_path):
+    from kernelsearch.report import build_report
+    from kernelsearch.tasks import load_batch
+
+    held_out = load_batch(SMOKE)[2:3]
+    summary = go(tmp_path, config(), testset=held_out)
+    report = build_report(tmp_path / "run")
+    shown = {b.task: b for b in report.search.best}
+    assert {t.task for t in summary.tasks} == set(shown) == {t.name for t in tasks()}
+    for t in summary.tasks:
+        assert t.kernel_file and (tmp_path / "run" / t.kernel_file).is_file()
+        assert dataclasses.replace(t, kernel_file=None) == shown[t.task]
+    assert summary.test == report.test.best
+    (test_best,) = summary.test
+    assert test_best.task == held_out[0].name == "3_row_sum"
+    assert test_best.figures == "test" and test_best.accepted

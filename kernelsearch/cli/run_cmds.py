@@ -12,6 +12,7 @@ from rich.table import Table
 from kernelsearch.cli.common import EXIT_BAD_INPUT, EXIT_OK, console, setup_logging, user_errors
 from kernelsearch.config import EvalConfig
 from kernelsearch.errors import ConfigError
+from kernelsearch.report.fmt import FIGURES_LABEL
 from kernelsearch.search.config import SearchConfig, read_seed_prompt
 from kernelsearch.search.engine import Progress
 from kernelsearch.search.summary import RunSummary
@@ -73,7 +74,7 @@ def leaderboard(summary: RunSummary) -> Table:
             status,
             _speed(t.speedup_eager),
             _speed(t.speedup_compile),
-            "re-timed" if t.retimed else "search",
+            FIGURES_LABEL.get(t.figures, "-"),
             t.kernel_file or "-",
         )
     return table

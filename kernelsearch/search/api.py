@@ -254,20 +254,15 @@ async def _drive(
         raise
     stopped_by_user = engine._user_stop()
     store.add_event("search_ended", None, reason=reason)
-    if stopped_by_user:
-        bests = [finish.task_best_searched(store, t.name) for t in _all_tasks(train, val)]
-        test_bests: list = []
-    else:
-        bests = [
+    if not stopped_by_user:
+        for t in _all_tasks(train, val):
             await finish.retime_task(runner, store, t, config.retime_top_k, config.retime_trials)
-            for t in _all_tasks(train, val)
-        ]
-        best_id = engine.best_candidate()
-        test_bests = (
+        if test:
+            best_id = engine.best_candidate()
             await finish.evaluate_testset(runner, state.pool[best_id].components, best_id, test)
-            if test
-            else []
-        )
+    bests = finish.stored_bests(store, [t.name for t in _all_tasks(train, val)])
+    test_names = [t.name for t in test] if not stopped_by_user else []  # untested when stopped
+    test_bests = finish.stored_bests(store, test_names, test=True)
     summary = _summarise(
         store,
         config,

@@ -1,9 +1,14 @@
-"""`RunSummary`: what a finished (or stopped) search found, as a frozen, serialisable record."""
+"""`RunSummary`: what a finished (or stopped) search found, as a frozen, serialisable record.
+
+Its per-task entries are `kernelsearch.bests.TaskBest`, the same record every report shows.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
+
+from kernelsearch.bests import TaskBest
 
 
 @dataclass(frozen=True)
@@ -25,30 +30,6 @@ class CandidateSummary:
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> CandidateSummary:
         return cls(**{**d, "parents": tuple(d["parents"])})
-
-
-@dataclass(frozen=True)
-class TaskBest:
-    """The best kernel found for one task, with the figures a report shows."""
-
-    task: str
-    accepted: bool
-    stage: str
-    score: float
-    candidate_id: int | None
-    evaluation_id: int | None
-    speedup_eager: float | None
-    speedup_compile: float | None
-    runtime_ms: float | None
-    retimed: bool  # figures come from the final fresh-process re-timing
-    kernel_file: str | None  # relative to the run directory
-
-    def to_dict(self) -> dict[str, Any]:
-        return dict(self.__dict__)
-
-    @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> TaskBest:
-        return cls(**d)
 
 
 @dataclass(frozen=True)
