@@ -20,6 +20,7 @@ from kernelsearch.retrieval import (
     query_from_log,
 )
 from kernelsearch.retrieval.corpus import html_to_text, load_sections, parse_markdown
+from kernelsearch.retrieval.wording import other_wording
 
 REPO = Path(__file__).resolve().parents[1]
 CORPUS = REPO / "docs_index"
@@ -91,6 +92,39 @@ def test_fts_query_counts_message_words_twice_and_indented_source_words_once() -
     terms = match.split(" OR ")
     assert terms.count('"undefined"') == 2 and terms.count('"blokdim"') == 2
     assert terms.count('"offset"') == 1 and terms.count('"int"') == 1
+
+
+def test_fts_query_searches_multi_word_names_in_messages_as_phrases() -> None:
+    terms = fts_query('identifier "CHECK_INPUT" is undefined\n    x = tl.argmax(v);').split(" OR ")
+    assert terms.count('"check input"') == 2
+    assert '"tl argmax"' not in terms  # names in quoted source are the user's, not phrases
+    assert '"argmax"' in terms
+
+
+def test_other_wording_maps_nvcc_and_gcc_messages_both_ways() -> None:
+    assert "not declared in this scope" in other_wording('identifier "CHECK_INPUT" is undefined')
+    assert "is undefined" in other_wording("'CHECK_INPUT' was not declared in this scope")
+    nvcc = other_wording('no instance of overloaded function "atomicAdd" matches the argument list')
+    assert "no matching function for call" in nvcc
+    assert "no instance of overloaded function" in other_wording(
+        "no matching function for call to 'max(float&, int&)'"
+    )
+    assert other_wording("expected a ';'") == ""
+
+
+def test_a_section_worded_for_gcc_is_found_for_the_same_nvcc_message(tmp_path: Path) -> None:
+    root = tmp_path / "corpus"
+    root.mkdir()
+    filler = "".join(f"## Topic {n}\nSymptoms: topic {n} words\nText {n}.\n\n" for n in range(6))
+    (root / "notes.md").write_text(
+        "## Misspelt names\nSymptoms: identifier is undefined, undefined variable, "
+        "identifier undefined in kernel\nCheck the spelling and the headers.\n\n"
+        "## Check macros\nSymptoms: CHECK_INPUT was not declared in this scope, CHECK_CUDA was "
+        "not declared in this scope\nDefine the macros yourself.\n\n" + filler
+    )
+    index = DocsIndex(corpus_dirs=[root], cache_dir=tmp_path / "cache")
+    query = 'identifier "CHECK_INPUT" is undefined\n    CHECK_INPUT(x);'
+    assert index.search(query)[0].id == "notes/check-macros"
 
 
 def test_a_search_ranks_the_section_quoting_the_message_above_one_matching_the_code(

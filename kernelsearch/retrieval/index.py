@@ -20,6 +20,7 @@ from typing import Protocol
 from kernelsearch.config import default_cache_dir
 from kernelsearch.errors import ConfigError
 from kernelsearch.retrieval.corpus import DocSection, corpus_hash, load_sections
+from kernelsearch.retrieval.wording import other_wording
 
 log = logging.getLogger(__name__)
 
@@ -53,6 +54,11 @@ STOPWORDS = frozenset(
     primary""".split()
 )
 _TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9]*|[0-9]+[A-Za-z][A-Za-z0-9]*")
+# A name made of several words joined by `_`, `.` or `::` (CHECK_INPUT, tl.argmax, at::vec).
+# The tokenizer splits it into words; a name from a message line is also searched as a phrase,
+# so a section naming exactly that macro or function outranks one that shares only the generic
+# words of the message ("identifier", "undefined").
+_COMPOUND = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:(?:_+|\.|::)[A-Za-z0-9]+)+")
 
 
 # Sections written for one kernel language, by file-name prefix. A search for a backend
@@ -101,14 +107,23 @@ def fts_query(text: str, max_terms: int = MAX_QUERY_TERMS) -> str:
     Lines that start with whitespace are context (the source line a compiler quotes); the
     others are messages, whose words are repeated MESSAGE_WEIGHT times (BM25 adds a term's
     score once per occurrence in the query), so the wording of the error outweighs the
-    user's variable names.
+    user's variable names. A multi-word name in a message (CHECK_INPUT, tl.argmax) is also
+    searched as a phrase, and a message gets the other compiler's wording of it added once
+    (`wording.other_wording`: nvcc's "is undefined" is g++'s "was not declared in this scope").
     Only letters and digits reach the expression, each inside double quotes, so compiler
     output with quotes, parentheses, `::`, `*` or FTS keywords (AND, NEAR) never raises.
     Returns "" when nothing searchable is left.
     """
     weights: dict[str, int] = {}
-    for line in text.splitlines():
+    lines = text.splitlines()
+    # The other compiler's wording of each message, indented: it counts once, like context.
+    lines += [" " + other_wording(m) for m in lines if not m[:1].isspace()]
+    for line in lines:
         weight = 1 if line[:1].isspace() else MESSAGE_WEIGHT
+        if weight > 1:
+            for phrase in _compound_phrases(line):
+                if phrase in weights or len(weights) < max_terms:
+                    weights[phrase] = weight
         for raw in _TOKEN.findall(line):
             for word in _split_identifier(raw):
                 lower = word.lower()
@@ -118,6 +133,11 @@ def fts_query(text: str, max_terms: int = MAX_QUERY_TERMS) -> str:
                     continue
                 weights[lower] = max(weight, weights.get(lower, 0))
     return " OR ".join(f'"{w}"' for w, n in weights.items() for _ in range(n))
+
+
+def _compound_phrases(line: str) -> list[str]:
+    """Multi-word names in `line` as FTS5 phrase text: 'CHECK_INPUT(x)' -> ['check input']."""
+    return [" ".join(re.findall(r"[a-z0-9]+", name.lower())) for name in _COMPOUND.findall(line)]
 
 
 def _split_identifier(word: str) -> list[str]:
