@@ -34,8 +34,15 @@ _EQUIVALENTS: tuple[tuple[str, str], ...] = (
     (r'namespace "[^"]*" has no member', "is not a member of"),
     (r"is not a member of", "namespace has no member"),
     (r"expression must have integral or unscoped enum type", "invalid types for array subscript"),
-    (r"invalid types .* for array subscript", "must have integral or unscoped enum type"),
+    (r"expression must have pointer-to-object type", "invalid types for array subscript"),
+    # g++ says "invalid types" both for a float index and for subscripting a non-pointer
+    (r"invalid types .[^'’]*\[(?:float|double)\]. for array subscript", "integral enum type"),
+    (
+        r"invalid types .[^'’*\[]*\[[^'’]*\]. for array subscript",
+        "must have pointer-to-object type",
+    ),
 )
+# g++ quotes names with ‘’ (UTF-8 locale) or '' (C locale): patterns match either with `.`.
 _PATTERNS = tuple((re.compile(p), words) for p, words in _EQUIVALENTS)
 
 
