@@ -109,6 +109,7 @@ def test_other_wording_maps_nvcc_and_gcc_messages_both_ways() -> None:
     assert "no instance of overloaded function" in other_wording(
         "no matching function for call to 'max(float&, int&)'"
     )
+    assert "powers" in other_wording("unsupported operand type(s) for **: 'tensor' and 'int'")
     assert other_wording("expected a ';'") == ""
 
 

@@ -4,7 +4,8 @@ message still matches the other's.
 nvcc (EDG front end) and g++ describe most C++ errors in different words: nvcc's
 `identifier "x" is undefined` is g++'s `'x' was not declared in this scope`. A message that
 matches one pattern below gets the other compiler's wording added to the query, so a section's
-Symptoms line need not quote both.
+Symptoms line need not quote both. Python messages that name an operator only by its symbol
+(`for **:`) get its name in words, since the search sees letters and digits only.
 """
 
 from __future__ import annotations
@@ -42,10 +43,17 @@ _EQUIVALENTS: tuple[tuple[str, str], ...] = (
         "must have pointer-to-object type",
     ),
 )
+# Python names operators only by their symbols, which the search cannot see: say them in words.
+_OPERATOR_NAMES: tuple[tuple[str, str], ...] = (
+    (r"for \*\*:|\*\* or pow\(\)", "powers operator"),
+    (r"for @:|'MatMult'", "matrix multiplication operator"),
+    (r"for //:|'FloorDiv'", "floor division operator"),
+)
 # g++ quotes names with ‘’ (UTF-8 locale) or '' (C locale): patterns match either with `.`.
-_PATTERNS = tuple((re.compile(p), words) for p, words in _EQUIVALENTS)
+_PATTERNS = tuple((re.compile(p), words) for p, words in (*_EQUIVALENTS, *_OPERATOR_NAMES))
 
 
 def other_wording(message: str) -> str:
-    """The other compiler's words for the errors `message` states ("" when none is known)."""
+    """The other compiler's words for the errors `message` states, and the names of operators
+    it shows only as symbols ("" when nothing is known)."""
     return " ".join(words for pattern, words in _PATTERNS if pattern.search(message))
