@@ -20,8 +20,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from kernelsearch.errors import ConfigError
 from kernelsearch.result import EvalResult, Flag, Severity
 from kernelsearch.store import EvaluationRecord
+from kernelsearch.tasks import TASK_NAME
 
 RETIME_PURPOSE = "retime"  # the end-of-run re-timing of a task's top accepted kernels
 TEST_PURPOSE = "test"  # a held-out test evaluation of the best prompt
@@ -190,3 +192,13 @@ def _why_not(result: EvalResult) -> str:
         text = result.mismatch.reason
     text = " ".join(text.split())
     return text[:MAX_ERROR_CHARS] + ("..." if len(text) > MAX_ERROR_CHARS else "")
+
+
+def kernel_filename(task: str) -> str:
+    """`<task>.py`: the file of a task's kernel in a run's `kernels/` and in an export."""
+    if not TASK_NAME.fullmatch(task):  # tasks.load_task refuses such names; old stores may not
+        raise ConfigError(
+            f"task name {task!r} cannot be a file name; give the task a name of letters, digits, "
+            "'_', '-' and '.' (its file stem, or `name` in the manifest)"
+        )
+    return f"{task}.py"

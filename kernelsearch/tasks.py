@@ -26,6 +26,7 @@ else:  # pragma: no cover
 
 REQUIRED = (("class", "Model"), ("function", "get_inputs"), ("function", "get_init_inputs"))
 _NUMERIC_PREFIX = re.compile(r"^(\d+)")
+TASK_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*")  # names become kernel file names
 
 
 @dataclass(frozen=True)
@@ -165,7 +166,13 @@ def load_task(path: Path, name: str | None = None) -> Task:
     except (OSError, UnicodeDecodeError) as e:
         raise TaskFormatError(f"{path}: cannot read task file: {e}") from None
     parse_task_source(source, str(path))
-    return Task(name=name or path.stem, path=path.resolve(), source=source)
+    name = name or path.stem
+    if not TASK_NAME.fullmatch(name):
+        raise TaskFormatError(
+            f"{path}: task name {name!r} cannot be a file name; use letters, digits, '_', '-' "
+            "and '.' (rename the file, or set `name` in the manifest)"
+        )
+    return Task(name=name, path=path.resolve(), source=source)
 
 
 # ---------------------------------------------------------------------------------------

@@ -9,12 +9,12 @@ import test_report_data as data
 import typer
 from typer.testing import CliRunner
 
+from kernelsearch.bests import kernel_filename
 from kernelsearch.cli.report_cmds import register
 from kernelsearch.config import EvalConfig
 from kernelsearch.errors import ConfigError
 from kernelsearch.harness.batch import evaluate_batch, match_kernels
 from kernelsearch.report import export_run
-from kernelsearch.report.export import kernel_filename
 from kernelsearch.result import Stage
 from kernelsearch.store import RunStore
 

@@ -136,3 +136,16 @@ def test_task_round_trips_through_dict(tmp_path: Path) -> None:
     task = load_task(path).with_sizes({"dim": 8})
     again = type(task).from_dict(task.to_dict())
     assert again.effective_source == task.effective_source and again.hash == task.hash
+
+
+@pytest.mark.parametrize("name", ["my op", "../escape", ".hidden", "a/b"])
+def test_task_name_that_cannot_be_a_file_name_is_refused(tmp_path: Path, name: str) -> None:
+    path = write(tmp_path, "1_ok.py", GOOD)
+    with pytest.raises(TaskFormatError, match=re.escape(f"task name {name!r} cannot be a file")):
+        load_task(path, name=name)
+
+
+def test_task_file_stem_with_a_space_is_refused(tmp_path: Path) -> None:
+    write(tmp_path, "my op.py", GOOD)
+    with pytest.raises(TaskFormatError, match="rename the file"):
+        load_batch(tmp_path)

@@ -17,12 +17,11 @@ from __future__ import annotations
 
 import json
 import logging
-import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from kernelsearch.bests import TaskBest
+from kernelsearch.bests import TaskBest, kernel_filename
 from kernelsearch.errors import ConfigError
 from kernelsearch.report.collect import report_from_store
 from kernelsearch.report.fmt import prompt_text
@@ -38,7 +37,6 @@ EXPORT_VERSION = 1
 RESULTS_FILENAME = "results.json"
 PROMPTS_DIRNAME = "prompts"
 TEST_DIRNAME = "test"
-_SAFE_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.\-]*")
 
 
 @dataclass(frozen=True)
@@ -63,16 +61,6 @@ class ExportManifest:
             "prompts": {str(k): v for k, v in self.prompts.items()},
             "results": self.results,
         }
-
-
-def kernel_filename(task: str) -> str:
-    """`<task>.py`, refusing names that are not a plain file name."""
-    if not _SAFE_NAME.fullmatch(task):
-        raise ConfigError(
-            f"task name {task!r} cannot be a file name; give the task a name of letters, digits, "
-            "'_', '-' and '.' (its file stem, or `name` in the manifest)"
-        )
-    return f"{task}.py"
 
 
 def export_run(run_dir: Path, to: Path, force: bool = False) -> ExportManifest:

@@ -12,7 +12,6 @@ from __future__ import annotations
 import dataclasses
 import json
 import logging
-import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -21,6 +20,7 @@ from kernelsearch.bests import (
     RETIME_PURPOSE,
     TEST_PURPOSE,
     TaskBest,
+    kernel_filename,
     task_bests,
     top_accepted,
 )
@@ -36,7 +36,6 @@ log = logging.getLogger(__name__)
 KERNELS_DIR = "kernels"
 PROMPTS_DIR = "prompts"
 SUMMARY_FILE = "summary.json"
-_SAFE_NAME = re.compile(r"[^A-Za-z0-9_.-]+")
 
 
 async def retime_task(
@@ -80,10 +79,6 @@ def stored_bests(store: RunStore, tasks: Sequence[str], *, test: bool = False) -
     return [best for best, _ in task_bests(tasks, store.evaluations(), test=test)]
 
 
-def safe_name(name: str) -> str:
-    return _SAFE_NAME.sub("_", name).strip("._") or "task"
-
-
 def write_kernels(run_dir: Path, store: RunStore, bests: Sequence[TaskBest]) -> list[TaskBest]:
     """`kernels/<task>.py` for every task with an accepted kernel (a drop-in ModelNew module);
     `bests` come back with their `kernel_file` set."""
@@ -95,7 +90,7 @@ def write_kernels(run_dir: Path, store: RunStore, bests: Sequence[TaskBest]) -> 
             continue
         (ev,) = [e for e in store.evaluations(task=b.task) if e.id == b.evaluation_id]
         folder.mkdir(parents=True, exist_ok=True)
-        rel = f"{KERNELS_DIR}/{safe_name(b.task)}.py"
+        rel = f"{KERNELS_DIR}/{kernel_filename(b.task)}"
         header = f"# kernelsearch: best kernel for {b.task} (candidate {b.candidate_id}"
         if b.speedup_eager is not None:
             header += f", {b.speedup_eager:.2f}x vs eager"
