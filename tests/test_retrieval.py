@@ -276,6 +276,17 @@ def test_nvcc_source_lines_show_cuda_keywords_not_preprocessed_attributes() -> N
     )
 
 
+def test_nvcc_operand_types_line_joins_the_message_and_the_code_stays_the_source() -> None:
+    log = (
+        'kernel.cu(13): error: no operator "+" matches these operands\n'
+        "            operand types are: const float2 + const float2\n"
+        "    y[i] = a[i] + b[i];\n                ^\n"
+    )
+    (error,) = parse_errors(log, "cuda")
+    assert error.message.endswith("(operand types are: const float2 + const float2)")
+    assert error.source_line == "y[i] = a[i] + b[i];"
+
+
 def test_triton_mlir_diagnostics_are_parsed_without_their_ir_dump() -> None:
     errors = parse_errors((LOGS / "fresh_triton_dot_int_accumulator.log").read_text(), "triton")
     assert errors[0].message == "unsupported MMA instruction for the given operand/result types"

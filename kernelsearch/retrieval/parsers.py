@@ -84,7 +84,7 @@ class NvccParser:
     )
     _DRIVER = re.compile(r"^nvcc (?:fatal|error)\s*: (?P<msg>.+)$")
     _CONTINUATION = re.compile(
-        r"^\s{2,}(?P<text>(?:argument types are|object type is|detected during).*)$"
+        r"^\s{2,}(?P<text>(?:argument types are|operand types are|object type is|detected during).*)$"
     )
 
     def parse(self, log: str) -> list[ErrorLine]:

@@ -43,14 +43,17 @@ _EQUIVALENTS: tuple[tuple[str, str], ...] = (
         "must have pointer-to-object type",
     ),
 )
-# Python names operators only by their symbols, which the search cannot see: say them in words.
-_OPERATOR_NAMES: tuple[tuple[str, str], ...] = (
+# Messages that name an operator or a punctuation mark only by its symbol, which the search
+# cannot see (it keeps letters and digits): the symbol in words.
+_SYMBOL_NAMES: tuple[tuple[str, str], ...] = (
     (r"for \*\*:|\*\* or pow\(\)", "powers operator"),
     (r"for @:|'MatMult'", "matrix multiplication operator"),
     (r"for //:|'FloorDiv'", "floor division operator"),
+    (r"expected (?:a )?.;.", "missing semicolon"),
+    (r"expected (?:a )?.}.", "unbalanced braces"),
 )
 # g++ quotes names with ‘’ (UTF-8 locale) or '' (C locale): patterns match either with `.`.
-_PATTERNS = tuple((re.compile(p), words) for p, words in (*_EQUIVALENTS, *_OPERATOR_NAMES))
+_PATTERNS = tuple((re.compile(p), words) for p, words in (*_EQUIVALENTS, *_SYMBOL_NAMES))
 
 
 def other_wording(message: str) -> str:
