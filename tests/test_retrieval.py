@@ -110,7 +110,8 @@ def test_other_wording_maps_nvcc_and_gcc_messages_both_ways() -> None:
         "no matching function for call to 'max(float&, int&)'"
     )
     assert "powers" in other_wording("unsupported operand type(s) for **: 'tensor' and 'int'")
-    assert other_wording("expected a ';'") == ""
+    assert other_wording("expected ‘;’ before ‘return’") == "missing semicolon"
+    assert other_wording("expected an identifier") == ""
 
 
 def test_a_section_worded_for_gcc_is_found_for_the_same_nvcc_message(tmp_path: Path) -> None:
