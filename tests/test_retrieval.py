@@ -101,6 +101,11 @@ def test_fts_query_searches_multi_word_names_in_messages_as_phrases() -> None:
     assert '"argmax"' in terms
 
 
+def test_a_function_named_with_empty_parentheses_outweighs_the_message_words() -> None:
+    terms = fts_query("where() missing 1 required positional argument: 'y'").split(" OR ")
+    assert terms.count('"where"') == 3 and terms.count('"missing"') == 2
+
+
 def test_other_wording_maps_nvcc_and_gcc_messages_both_ways() -> None:
     assert "not declared in this scope" in other_wording('identifier "CHECK_INPUT" is undefined')
     assert "is undefined" in other_wording("'CHECK_INPUT' was not declared in this scope")

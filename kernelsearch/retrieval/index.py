@@ -58,6 +58,10 @@ _TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9]*|[0-9]+[A-Za-z][A-Za-z0-9]*")
 # The tokenizer splits it into words; a name from a message line is also searched as a phrase,
 # so a section naming exactly that macro or function outranks one that shares only the generic
 # words of the message ("identifier", "undefined").
+# A function a message names with empty parentheses ("where() missing 1 required positional
+# argument") is what the message is about: its name outweighs the message's generic words.
+_CALLED = re.compile(r"\b([A-Za-z_]\w*)\(\)")
+CALLED_NAME_WEIGHT = MESSAGE_WEIGHT + 1
 _COMPOUND = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:(?:_+|\.|::)[A-Za-z0-9]+)+")
 
 
@@ -108,7 +112,8 @@ def fts_query(text: str, max_terms: int = MAX_QUERY_TERMS) -> str:
     others are messages, whose words are repeated MESSAGE_WEIGHT times (BM25 adds a term's
     score once per occurrence in the query), so the wording of the error outweighs the
     user's variable names. A multi-word name in a message (CHECK_INPUT, tl.argmax) is also
-    searched as a phrase, and a message gets the other compiler's wording of it added once
+    searched as a phrase, a function it names with empty parentheses (`where()`) weighs
+    CALLED_NAME_WEIGHT, and a message gets the other compiler's wording of it added once
     (`wording.other_wording`: nvcc's "is undefined" is g++'s "was not declared in this scope").
     Only letters and digits reach the expression, each inside double quotes, so compiler
     output with quotes, parentheses, `::`, `*` or FTS keywords (AND, NEAR) never raises.
@@ -124,6 +129,11 @@ def fts_query(text: str, max_terms: int = MAX_QUERY_TERMS) -> str:
             for phrase in _compound_phrases(line):
                 if phrase in weights or len(weights) < max_terms:
                     weights[phrase] = weight
+            for name in _CALLED.findall(line):
+                for word in (w.lower() for w in _TOKEN.findall(name)):
+                    room = word in weights or len(weights) < max_terms
+                    if len(word) > 1 and word not in STOPWORDS and room:
+                        weights[word] = CALLED_NAME_WEIGHT
         for raw in _TOKEN.findall(line):
             for word in _split_identifier(raw):
                 lower = word.lower()
