@@ -17,8 +17,15 @@ DEV2_FLOOR = 0.9
 # 1.0 (44/44) at k=3 and 0.932 (41/44) at k=1 afterwards. Tuned numbers say nothing about
 # unseen logs; only a new blind split does.
 DEV3_FLOOR = 0.9
-TOP1_FLOOR = 0.8  # recall@1 on dev, heldout, dev2, dev3: measured 0.939, 0.970, 0.968, 0.932
-SPLITS = ("dev", "heldout", "dev2", "dev3")  # later splits may be blind test sets: never read here
+# dev4 (was the blind "fresh3") measured 0.804 (37/46) at k=3 and 0.609 (28/46) at k=1 when first
+# run, untuned; it was then tuned on in the next session (ranking changes, sections for its four
+# uncovered logs): measured 1.0 (46/46) at k=3 and 0.870 (40/46) at k=1 afterwards.
+DEV4_FLOOR = 0.9
+# recall@1 on every split; measured after dev4's tuning session: dev 0.970, heldout 1.0,
+# dev2 0.968, dev3 0.955, dev4 0.870.
+TOP1_FLOOR = 0.8
+# Later splits may be blind test sets: never read here.
+SPLITS = ("dev", "heldout", "dev2", "dev3", "dev4")
 
 
 def _recall_module():
@@ -32,15 +39,16 @@ def _recall_module():
 def test_recall_at_3_on_held_out_logs_meets_the_goal() -> None:
     recall = _recall_module()
     cases = recall.load_cases(splits=SPLITS)
-    assert len(cases) >= 135
+    assert len(cases) >= 180
     assert set(SPLITS) == {c.split for c in cases}
     report = recall.run(k=3, splits=SPLITS)
     assert report["heldout"]["total"] >= 20 and report["dev2"]["total"] >= 30
-    assert report["dev3"]["total"] >= 40
+    assert report["dev3"]["total"] >= 40 and report["dev4"]["total"] >= 40
     assert report["heldout"]["recall"] >= HELDOUT_FLOOR, report["heldout"]["misses"]
     assert report["dev"]["recall"] >= DEV_FLOOR, report["dev"]["misses"]
     assert report["dev2"]["recall"] >= DEV2_FLOOR, report["dev2"]["misses"]
     assert report["dev3"]["recall"] >= DEV3_FLOOR, report["dev3"]["misses"]
+    assert report["dev4"]["recall"] >= DEV4_FLOOR, report["dev4"]["misses"]
 
 
 def test_recall_at_1_puts_the_answer_first_for_most_logs() -> None:

@@ -1,7 +1,7 @@
 """Recall@k of documentation retrieval on captured compiler and runtime error logs.
 
 Each log in logs/ is labelled in labels.toml with its backend, the section(s) it should
-retrieve and its split (dev guides the writing, heldout only measures; dev2 and dev3 were
+retrieve and its split (dev guides the writing, heldout only measures; dev2, dev3 and dev4 were
 blind sets when captured and were tuned on later; a newer split may be a blind test). The
 query is built exactly as the feedback path builds it (`query_from_log`), and the index is
 built fresh from docs_index/ in a temporary cache.
@@ -95,7 +95,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--k", type=int, default=3)
     parser.add_argument(
-        "--split", action="append", help="dev, heldout, dev2, dev3, ... (repeatable; default: all)"
+        "--split",
+        action="append",
+        help="dev, heldout, dev2, dev3, dev4, ... (repeatable; default: all)",
     )
     parser.add_argument("--verbose", action="store_true", help="list the misses")
     parser.add_argument("--json", action="store_true", help="print the full report as JSON")
