@@ -293,6 +293,18 @@ def test_nvcc_operand_types_line_joins_the_message_and_the_code_stays_the_source
     assert error.source_line == "y[i] = a[i] + b[i];"
 
 
+def test_nvcc_continuation_lines_all_join_the_message_before_the_source_line() -> None:
+    log = (
+        'kernel.cu(22): error: no instance of overloaded function "at::Tensor::view" matches'
+        " the argument list\n            argument types are: (int64_t, int)\n"
+        "            object type is: at::Tensor\n    return y.view(x.size(0), -1);\n"
+        "           ^\n"
+    )
+    (error,) = parse_errors(log, "cuda")
+    assert "(argument types are: (int64_t, int)) (object type is: at::Tensor)" in error.message
+    assert error.source_line == "return y.view(x.size(0), -1);"
+
+
 def test_triton_mlir_diagnostics_are_parsed_without_their_ir_dump() -> None:
     errors = parse_errors((LOGS / "fresh_triton_dot_int_accumulator.log").read_text(), "triton")
     assert errors[0].message == "unsupported MMA instruction for the given operand/result types"

@@ -94,12 +94,13 @@ class NvccParser:
             m = self._FRONT.match(line)
             if m:
                 msg = m.group("msg").strip()
-                nxt = lines[i + 1] if i + 1 < len(lines) else ""
-                cont = self._CONTINUATION.match(nxt)
-                start = i
-                if cont and not cont.group("text").startswith("detected during"):
+                start = i  # continuation lines ("argument types are", "object type is") join msg
+                while start + 1 < len(lines):
+                    cont = self._CONTINUATION.match(lines[start + 1])
+                    if not cont or cont.group("text").startswith("detected during"):
+                        break
                     msg = f"{msg} ({cont.group('text').strip()})"
-                    start = i + 1
+                    start += 1
                 out.append(
                     ErrorLine(
                         message=msg,
