@@ -21,11 +21,16 @@ DEV3_FLOOR = 0.9
 # run, untuned; it was then tuned on in the next session (ranking changes, sections for its four
 # uncovered logs): measured 1.0 (46/46) at k=3 and 0.913 (42/46) at k=1 afterwards.
 DEV4_FLOOR = 0.9
-# recall@1 on every split; measured after dev4's tuning session: dev 0.970, heldout 1.0,
-# dev2 0.968, dev3 0.955, dev4 0.913.
+# dev5 (was the blind "fresh4") measured 0.714 (30/42) at k=3 and 0.619 (26/42) at k=1 when first
+# run, untuned; it was then tuned on (documentation only: sections for its five uncovered logs,
+# extended sections for seven ranked below 3): measured 1.0 (42/42) at k=3 and 0.881 (37/42) at
+# k=1 afterwards, with every other split unchanged at both k.
+DEV5_FLOOR = 0.9
+# recall@1 on every split; measured after dev5's tuning session: dev 0.970, heldout 1.0,
+# dev2 0.968, dev3 0.955, dev4 0.913, dev5 0.881.
 TOP1_FLOOR = 0.8
 # Later splits may be blind test sets: never read here.
-SPLITS = ("dev", "heldout", "dev2", "dev3", "dev4")
+SPLITS = ("dev", "heldout", "dev2", "dev3", "dev4", "dev5")
 
 
 def _recall_module():
@@ -39,16 +44,18 @@ def _recall_module():
 def test_recall_at_3_on_held_out_logs_meets_the_goal() -> None:
     recall = _recall_module()
     cases = recall.load_cases(splits=SPLITS)
-    assert len(cases) >= 180
+    assert len(cases) >= 220
     assert set(SPLITS) == {c.split for c in cases}
     report = recall.run(k=3, splits=SPLITS)
     assert report["heldout"]["total"] >= 20 and report["dev2"]["total"] >= 30
     assert report["dev3"]["total"] >= 40 and report["dev4"]["total"] >= 40
+    assert report["dev5"]["total"] >= 40
     assert report["heldout"]["recall"] >= HELDOUT_FLOOR, report["heldout"]["misses"]
     assert report["dev"]["recall"] >= DEV_FLOOR, report["dev"]["misses"]
     assert report["dev2"]["recall"] >= DEV2_FLOOR, report["dev2"]["misses"]
     assert report["dev3"]["recall"] >= DEV3_FLOOR, report["dev3"]["misses"]
     assert report["dev4"]["recall"] >= DEV4_FLOOR, report["dev4"]["misses"]
+    assert report["dev5"]["recall"] >= DEV5_FLOOR, report["dev5"]["misses"]
 
 
 def test_recall_at_1_puts_the_answer_first_for_most_logs() -> None:
