@@ -1,8 +1,8 @@
 """Recall@k of documentation retrieval on captured compiler and runtime error logs.
 
 Each log in logs/ is labelled in labels.toml with its backend, the section(s) it should
-retrieve and its split (dev guides the writing, heldout only measures; dev2, dev3 and dev4 were
-blind sets when captured and were tuned on later; a newer split may be a blind test). The
+retrieve and its split (dev guides the writing, heldout only measures; dev2 to dev5 were blind
+sets when captured, measured once, and tuned on later; a newer split may be a blind test). The
 query is built exactly as the feedback path builds it (`query_from_log`), and the index is
 built fresh from docs_index/ in a temporary cache.
 
@@ -97,7 +97,7 @@ def main() -> None:
     parser.add_argument(
         "--split",
         action="append",
-        help="dev, heldout, dev2, dev3, dev4, ... (repeatable; default: all)",
+        help="dev, heldout, dev2 ... dev5, ... (repeatable; default: all)",
     )
     parser.add_argument("--verbose", action="store_true", help="list the misses")
     parser.add_argument("--json", action="store_true", help="print the full report as JSON")
