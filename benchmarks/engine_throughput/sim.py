@@ -12,8 +12,9 @@ Latency profiles (ms stand for s; a worker is held for build + run), from GEPA.m
 (LLM 10-60 s, compile 30-80 s): `mid` takes the middle of both, `llm_heavy` slow LLM replies
 with quick builds, `build_heavy` the reverse. `set_profile()` picks one.
 
-gepa's adapter is the best case for gepa: every task of a batch writes its kernel at once and
-only build + run wait for one of the four workers. gepa still runs one stage at a time, so
+gepa's adapter is by default the best case for gepa: every task of a batch writes its kernel at
+once and only build + run wait for one of the four workers (`run_gepa(plain=True)`: four
+threads that each write, build and run a task). gepa still runs one stage at a time, so
 its workers idle during reflection and generation; no engine can finish evaluations faster
 than four always-busy workers, so `1 / gepa busy fraction` bounds the achievable ratio.
 """
@@ -227,14 +228,19 @@ def run_kernelsearch(
 
 
 class SimGepaAdapter:
-    """A gepa adapter whose evaluate() runs the batch on four parallel workers."""
+    """A gepa adapter whose evaluate() runs the batch on four parallel workers.
 
-    def __init__(self, meter: WorkerMeter, seed: int) -> None:
+    Pipelined (gepa's best case): every task of the batch writes its kernel at once and only
+    build + run wait for a worker. Plain: four threads, each writes, builds and runs one task,
+    the adapter a user writes first.
+    """
+
+    def __init__(self, meter: WorkerMeter, seed: int, plain: bool = False) -> None:
         self.meter = meter
         self.rng = random.Random(seed)
         self.rng_lock = threading.Lock()
         self.workers = threading.Semaphore(WORKERS)
-        self.pool = ThreadPoolExecutor(max_workers=16)
+        self.pool = ThreadPoolExecutor(max_workers=WORKERS if plain else 4 * WORKERS)
         self.propose_new_texts = None
 
     def _one(self, task: str, q: float) -> tuple[str, float]:
@@ -265,11 +271,11 @@ class SimGepaAdapter:
         return {name: rows for name in components_to_update}
 
 
-def run_gepa(seed: int = 0) -> Outcome:
+def run_gepa(seed: int = 0, plain: bool = False) -> Outcome:
     import gepa
 
     meter = WorkerMeter()
-    adapter = SimGepaAdapter(meter, seed)
+    adapter = SimGepaAdapter(meter, seed, plain)
     rng = random.Random(seed + 1)
 
     def reflection_lm(prompt: str) -> str:
@@ -293,7 +299,7 @@ def run_gepa(seed: int = 0) -> Outcome:
         seed=seed,
     )
     best = max(result.val_aggregate_scores)
-    return meter.outcome("gepa.optimize", start, best)
+    return meter.outcome("gepa.optimize" + (", plain adapter" if plain else ""), start, best)
 
 
 def compare(seed: int = 0, concurrency: int = DEFAULT_CONCURRENCY) -> tuple[Outcome, Outcome]:
