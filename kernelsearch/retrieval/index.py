@@ -58,11 +58,11 @@ _TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9]*|[0-9]+[A-Za-z][A-Za-z0-9]*")
 # The tokenizer splits it into words; a name from a message line is also searched as a phrase,
 # so a section naming exactly that macro or function outranks one that shares only the generic
 # words of the message ("identifier", "undefined").
+_COMPOUND = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:(?:_+|\.|::)[A-Za-z0-9]+)+")
 # A function a message names with empty parentheses ("where() missing 1 required positional
 # argument") is what the message is about: its name outweighs the message's generic words.
 _CALLED = re.compile(r"\b([A-Za-z_]\w*)\(\)")
 CALLED_NAME_WEIGHT = MESSAGE_WEIGHT + 1
-_COMPOUND = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:(?:_+|\.|::)[A-Za-z0-9]+)+")
 
 
 # Sections written for one kernel language, by file-name prefix. A search for a backend
