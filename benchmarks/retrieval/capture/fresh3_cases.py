@@ -13,36 +13,14 @@ paths become <site-packages>/, <python-include>/ and <repo>/.
 
 from __future__ import annotations
 
-import argparse
-import contextlib
 import math
 import os
-import re
-import shutil
-import subprocess
-import sys
-import sysconfig
-import tempfile
-import traceback
-from pathlib import Path
 
 os.environ.setdefault("TRITON_DEFAULT_FP_FUSION", "1")
 
 import triton  # noqa: E402
 import triton.language as tl  # noqa: E402
-from _capture import LOG_DIR, SCRATCH, torch_include_flags  # noqa: E402
-from triton.backends.compiler import GPUTarget  # noqa: E402
-from triton.compiler import ASTSource  # noqa: E402
-
-NVCC_ARCH = "sm_90a"
-TRITON_TARGET = GPUTarget("cuda", 90, 32)
-EXTENSION_NAME = "fused_ext"
-HERE = Path(__file__).resolve().parent
-REPO = HERE.parents[2]
-CAPTURE_DIR_IN_REPO = "<repo>/benchmarks/retrieval/capture/"
-SITE_PACKAGES = Path(sysconfig.get_paths()["purelib"])
-PYTHON_INCLUDE = Path(sysconfig.get_paths()["include"])
-PYTHON_PREFIX = Path(sys.base_prefix)
+from _capture import capture_main  # noqa: E402
 
 NVCC_CASES: dict[str, str] = {
     # atomicAdd into an output the kernel took as const float*
@@ -622,94 +600,5 @@ TRITON_CASES = {
 }
 
 
-def sanitise(text: str) -> str:
-    """Machine paths out (site-packages, Python, the repo) and object addresses get stable names."""
-    text = text.replace(f"{SITE_PACKAGES}/", "<site-packages>/")
-    text = text.replace(f"{PYTHON_INCLUDE}/", "<python-include>/")
-    text = text.replace(f"{PYTHON_PREFIX}/", "<python>/")
-    text = re.sub(r" at 0x[0-9a-f]+>", " at 0x...>", text)
-    text = text.replace(f"{HERE}/", CAPTURE_DIR_IN_REPO)
-    if (REPO / "benchmarks").is_dir():
-        text = text.replace(f"{REPO}/", "<repo>/")
-    return text
-
-
-def write_log(out_dir: Path, name: str, text: str) -> None:
-    out_dir.mkdir(parents=True, exist_ok=True)
-    (out_dir / f"{name}.log").write_text(sanitise(text))
-    sys.stderr.write(f"[{name}] {len(text)} chars\n")
-
-
-def compile_case(out_dir: Path, name: str, filename: str, source: str, command: list[str]) -> None:
-    """Write `source` to a scratch dir, run `command` there, keep the output if it failed."""
-    work = SCRATCH / name
-    shutil.rmtree(work, ignore_errors=True)
-    work.mkdir(parents=True)
-    (work / filename).write_text(source)
-    proc = subprocess.run(command, cwd=work, capture_output=True, text=True)
-    text = (proc.stdout + proc.stderr).replace(str(work), "/tmp/kscap")
-    if proc.returncode == 0 and "error" not in text.lower() and "warning" not in text.lower():
-        sys.stderr.write(f"[{name}] compiled cleanly: no log written\n")
-        return
-    write_log(out_dir, name, text)
-
-
-def triton_error(fn, signature, constexprs) -> str:
-    """The traceback, preceded by what MLIR wrote straight to the process's stderr (fd 2)."""
-    failure = ""
-    with tempfile.TemporaryFile(mode="w+") as native:
-        with _fd2_redirected(native):
-            try:
-                triton.compile(
-                    ASTSource(fn=fn, signature=signature, constexprs=constexprs),
-                    target=TRITON_TARGET,
-                )
-            except Exception as e:  # the compiler's own exception is the log
-                failure = "".join(traceback.format_exception(e))
-        native.seek(0)
-        diagnostics = native.read()
-    return diagnostics + failure if failure else ""
-
-
-@contextlib.contextmanager
-def _fd2_redirected(target):
-    sys.stderr.flush()
-    saved = os.dup(2)
-    os.dup2(target.fileno(), 2)
-    try:
-        yield
-    finally:
-        sys.stderr.flush()
-        os.dup2(saved, 2)
-        os.close(saved)
-
-
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", type=Path, default=LOG_DIR, help="log directory")
-    parser.add_argument("cases", nargs="*", help="case names (default: all)")
-    args = parser.parse_args()
-
-    def chosen(names):
-        return [n for n in names if not args.cases or n in args.cases]
-
-    for name in chosen(NVCC_CASES):
-        command = ["nvcc", "-c", f"-arch={NVCC_ARCH}", "kernel.cu"]
-        compile_case(args.out, name, "kernel.cu", NVCC_CASES[name], command)
-    for name in chosen(TRITON_CASES):
-        text = triton_error(*TRITON_CASES[name])
-        if not text:
-            sys.stderr.write(f"[{name}] compiled cleanly: no log written\n")
-            continue
-        write_log(args.out, name, text)
-    flags = [*torch_include_flags(), f"-DTORCH_EXTENSION_NAME={EXTENSION_NAME}"]
-    for name in chosen(GCC_CASES):
-        command = ["g++", "-std=c++20", "-fsyntax-only", "-fopenmp", *flags, "main.cpp"]
-        compile_case(args.out, name, "main.cpp", GCC_CASES[name], command)
-    for name in chosen(NVCC_TORCH_CASES):
-        command = ["nvcc", "-c", f"-arch={NVCC_ARCH}", "-std=c++20", *flags, "kernel.cu"]
-        compile_case(args.out, name, "kernel.cu", NVCC_TORCH_CASES[name], command)
-
-
 if __name__ == "__main__":
-    main()
+    capture_main(__doc__, NVCC_CASES, TRITON_CASES, GCC_CASES, NVCC_TORCH_CASES)
