@@ -76,6 +76,20 @@ def test_good_triton_kernel_is_correct_under_interpreter_with_aot_resources(harn
 
 @no_gpu_only
 @pytest.mark.slow
+@pytest.mark.parametrize("name", ["2_row_softmax", "4_matmul"])
+def test_kernels_calling_tritons_library_functions_run_in_the_interpreter(harness, name):
+    # tl.max, tl.sum, tl.zeros are @triton.jit functions of Triton itself: the worker must
+    # import Triton with TRITON_INTERPRET already set, or they refuse to run ("Cannot call
+    # @triton.jit'd outside of the scope of a kernel").
+    result = harness.evaluate(
+        load_task(SMOKE / f"{name}.py"), (FIXTURES / f"{name}.py").read_text()
+    )
+    assert result.stage is Stage.CORRECT, result.error
+    assert result.interpreted is True
+
+
+@no_gpu_only
+@pytest.mark.slow
 def test_kernel_the_interpreter_accepts_but_triton_cannot_compile_is_compile_failed(harness):
     task = load_task(SMOKE / "1_add_relu.py")
     result = harness.evaluate(task, (FIXTURES / "1_add_relu_compile_error.py").read_text())

@@ -65,8 +65,8 @@ class Harness:
         self.mode = self.backend.run_mode(config)
         self.arch = config.arch or self.backend.default_arch()
         self._own_sandbox = sandbox is None
-        self.sandbox = sandbox or Sandbox()
         self.cache_dir = Path(config.cache_dir)
+        self.sandbox = sandbox or Sandbox(import_env=self._env())
         self._prepare_cache_dirs()
         self.baseline_cache = BaselineCache(self.cache_dir / "baselines")
         self._lock = threading.Lock()

@@ -99,12 +99,21 @@ class _Pending:
 class Sandbox:
     """Client of one fork-server process. Create once per orchestrator; `close()` at the end."""
 
-    def __init__(self, preload: tuple[str, ...] = PRELOAD, scratch_root: Path | None = None):
+    def __init__(
+        self,
+        preload: tuple[str, ...] = PRELOAD,
+        scratch_root: Path | None = None,
+        import_env: dict[str, str] | None = None,
+    ):
+        """`import_env`: variables the fork server imports `preload` under. Give it the jobs'
+        environment: some packages read it at import time (`TRITON_INTERPRET` decides whether
+        Triton's own library functions, `tl.zeros`, `tl.sum`, can run in the interpreter)."""
         isolation.make_non_dumpable()
         self._scratch_root = Path(scratch_root or tempfile.mkdtemp(prefix="kernelsearch-"))
         self._scratch_root.mkdir(parents=True, exist_ok=True)
         os.chmod(self._scratch_root, 0o711)
         self._preload = preload
+        self._import_env = dict(import_env or {})
         self._lock = threading.Lock()
         self._pending: dict[str, _Pending] = {}
         self._ids = itertools.count()
@@ -117,7 +126,7 @@ class Sandbox:
         with self._lock:
             if self._proc is not None and self._proc.poll() is None:
                 return self._proc
-            env = isolation.scrubbed_env()
+            env = {**isolation.scrubbed_env(), **self._import_env}
             env["KERNELSEARCH_PRELOAD"] = ",".join(self._preload)
             env["PYTHONPATH"] = os.pathsep.join(
                 filter(None, [_package_root(), env.get("PYTHONPATH")])
