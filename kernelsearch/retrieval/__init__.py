@@ -1,6 +1,8 @@
 """Documentation retrieval: a BM25 index over our docs and the user's, and queries built from
 what failed (compiler errors, runtime errors, mismatches, bottlenecks)."""
 
+from kernelsearch.retrieval.api_catalog import ApiFact
+from kernelsearch.retrieval.api_facts import ApiFactsIndex, api_facts_for, api_section
 from kernelsearch.retrieval.corpus import DocSection, slugify
 from kernelsearch.retrieval.index import (
     DEFAULT_MAX_CHARS,
@@ -15,6 +17,8 @@ from kernelsearch.retrieval.query import bottleneck_query, query_for, query_from
 from kernelsearch.retrieval.user_docs import add_documents
 
 __all__ = [
+    "ApiFact",
+    "ApiFactsIndex",
     "DEFAULT_MAX_CHARS",
     "DEFAULT_TOP_K",
     "DocSection",
@@ -23,6 +27,8 @@ __all__ = [
     "ErrorParser",
     "Retriever",
     "add_documents",
+    "api_facts_for",
+    "api_section",
     "bottleneck_query",
     "cap_sections",
     "fts_query",
