@@ -179,6 +179,38 @@ def test_identity_on_uniform_inputs_fails_the_signed_trial(counter):
     assert r.stage is Stage.INCORRECT and "input_distribution" in errors(r)
 
 
+class MatmulTask:
+    class Model(torch.nn.Module):
+        def forward(self, a, b):
+            return a @ b
+
+    def get_inputs(self):
+        return [torch.randn(32, 256), torch.randn(256, 32)]
+
+    def get_init_inputs(self):
+        return []
+
+
+def np_mm_with_rounding_error(a, b):
+    """A matmul whose error grows with its outputs (as a different summation order's does)."""
+    exact = a.numpy().astype(np.float64) @ b.numpy().astype(np.float64)
+    return torch.from_numpy((exact + 5e-6 * np.abs(exact).mean()).astype(np.float32))
+
+
+def test_signed_trial_tolerance_grows_with_the_outputs_magnitude(counter):
+    # On the task's inputs the error (~6e-5) is inside atol 1e-4; on randn*3 inputs outputs
+    # and error are 9x larger: the same kernel must still pass.
+    ext = trace.CountingExtension(SimpleNamespace(mm=np_mm_with_rounding_error))
+
+    class ModelNew(torch.nn.Module):
+        def forward(self, a, b):
+            return ext.mm(a, b)
+
+    _, r = run(SimpleNamespace(ModelNew=ModelNew), counter, task=MatmulTask())
+    assert r.accepted, (r.error, r.flags)
+    assert r.resources["extra_trials"]["input_distribution"] == "passed"
+
+
 def test_hard_coded_shapes_fail_at_perturbed_sizes(counter, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     source = (

@@ -28,8 +28,10 @@ def compare(
     rtol: float | None,
     trial: int,
     distribution: str,
+    atol_scale: float = 1.0,
 ) -> Mismatch | None:
-    """None when `out` matches `ref` on every output tensor; otherwise the first mismatch."""
+    """None when `out` matches `ref` on every output tensor; otherwise the first mismatch.
+    `atol_scale` multiplies the absolute tolerance (for inputs scaled beyond the task's own)."""
     import torch
 
     refs, outs = flatten_outputs(ref), flatten_outputs(out)
@@ -71,10 +73,22 @@ def compare(
                 reason="dtype mismatch",
             )
         a, rt = tolerance_for(r.dtype, atol, rtol)
-        mismatch = _numeric(r.detach(), o.detach(), a, rt, trial, distribution)
+        mismatch = _numeric(r.detach(), o.detach(), a * atol_scale, rt, trial, distribution)
         if mismatch is not None:
             return mismatch
     return None
+
+
+def output_magnitude(out: Any) -> float:
+    """Mean absolute value over the floating output tensors (0.0 when there are none)."""
+    import torch
+
+    values = [
+        t.detach().to("cpu", torch.float64).abs().mean().item()
+        for t in flatten_outputs(out)
+        if isinstance(t, torch.Tensor) and t.is_floating_point() and t.numel()
+    ]
+    return sum(values) / len(values) if values else 0.0
 
 
 def _numeric(r: Any, o: Any, atol: float, rtol: float, trial: int, dist: str) -> Mismatch | None:

@@ -5,6 +5,8 @@
   stale answer.
 - `input_distribution`: floating inputs redrawn as randn * 3 (signed, scaled), whenever the
   reference output stays finite: "identity on [0,1)" and similar distribution tricks fail.
+  The absolute tolerance grows with the reference output's magnitude (never shrinks): inputs
+  three times larger make a matmul's outputs, and its rounding errors, nine times larger.
 - `perturbed_sizes`: the task re-executed with its size constants changed
   (`guards/sizes.py`): hard-coded shapes fail. A kernel that supports only some sizes fails
   too, with that reason (an error: the task's sizes are an example, not the contract).
@@ -19,7 +21,7 @@ import logging
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from kernelsearch.harness.correctness import compare
+from kernelsearch.harness.correctness import compare, output_magnitude
 from kernelsearch.harness.guards import runtime
 from kernelsearch.result import Flag, Mismatch, Severity
 
@@ -135,6 +137,7 @@ def input_distribution(session: CheckSession, trial: int) -> Verdict | None:
         rtol=session.rtol,
         trial=trial,
         distribution=runtime.SIGNED_DISTRIBUTION,
+        atol_scale=_magnitude_ratio(session, plain, ref),
     )
     runtime.poison(ref, keep=runtime.module_tensors(session.ref_model))
     if mismatch is not None:
@@ -145,6 +148,17 @@ def input_distribution(session: CheckSession, trial: int) -> Verdict | None:
             mismatch,
         )
     return _verdict("ok")
+
+
+def _magnitude_ratio(session: CheckSession, plain: list[Any], signed_ref: Any) -> float:
+    """How much larger the reference output is on the signed inputs than on the task's own
+    (at least 1): the factor the absolute tolerance grows by."""
+    from kernelsearch.harness.checks import clone_all, reference_call
+
+    plain_ref = reference_call(session, clone_all(plain))
+    base = output_magnitude(plain_ref)
+    runtime.poison(plain_ref, keep=runtime.module_tensors(session.ref_model))
+    return max(1.0, output_magnitude(signed_ref) / base) if base > 0 else 1.0
 
 
 def _skipped(name: str, why: str) -> Verdict:
