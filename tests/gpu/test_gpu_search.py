@@ -89,7 +89,7 @@ def check_gpu_run(summary, tmp_path: Path) -> None:
     for e in evaluations:
         assert e.accepted, (e.task, e.stage, e.result.error)
         assert e.result.interpreted is False
-        assert e.result.runtime.method == "cuda_event_l2_flush"
+        assert e.result.runtime.method.startswith("cuda_event_l2_flush")
         assert e.result.baseline_eager is not None
     for best in summary.tasks:
         assert best.accepted and best.figures == FIGURES_RETIME, best
