@@ -21,7 +21,14 @@ from kernelsearch.hardware import (
     roofline_fractions,
 )
 from kernelsearch.result import EvalResult, Flag, Mismatch, Stage
-from kernelsearch.retrieval import DocSection, Retriever, cap_sections, parse_errors
+from kernelsearch.retrieval import (
+    ApiFactsIndex,
+    DocSection,
+    Retriever,
+    api_section,
+    cap_sections,
+    parse_errors,
+)
 from kernelsearch.retrieval.query import bottleneck_query, query_for
 
 log = logging.getLogger(__name__)
@@ -307,11 +314,14 @@ def render_feedback(
     *,
     retriever: Retriever | None = None,
     hardware: HardwareProfile | None = None,
+    api: ApiFactsIndex | None = None,
     max_chars: int = DEFAULT_FEEDBACK_CHARS,
 ) -> str:
-    """The feedback for one evaluation, at most `max_chars` long. Documentation sections are
-    retrieved (when a retriever is given) for failures and for correct kernels that are slow
-    or far from the roofline, and fill whatever room the diagnosis leaves."""
+    """The feedback for one evaluation, at most `max_chars` long. For a failure whose errors
+    name a library function, type or intrinsic, the installed API's facts follow the diagnosis
+    (when `api` is given: the real signature, or the nearest real names of a missing one).
+    Documentation sections are retrieved (when a retriever is given) for failures and for
+    correct kernels that are slow or far from the roofline, and fill the room left."""
     roofline = result_roofline(result, hardware)
     occ = result_occupancy(result, hardware)
     lines = [
@@ -322,6 +332,10 @@ def render_feedback(
         lines.append("Guard flags:")
         lines.extend(flag_lines(result.flags))
     body = "\n".join(lines)
+    if api is not None:
+        block = api_section(result, room_chars=max_chars - len(body) - MIN_DOCS_CHARS, index=api)
+        if block:
+            body += "\n\n" + block
     if retriever is not None and _wants_docs(result, roofline, occ):
         room = max_chars - len(body) - len("\n\nRelevant documentation:\n")
         if room >= MIN_DOCS_CHARS:

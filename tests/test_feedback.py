@@ -24,7 +24,7 @@ from kernelsearch.feedback import (
 )
 from kernelsearch.hardware import HardwareProfile, get_profile, occupancy, roofline_fractions
 from kernelsearch.result import EvalResult, Flag, Mismatch, Severity, Stage, TimingStats
-from kernelsearch.retrieval import DocsIndex
+from kernelsearch.retrieval import ApiFactsIndex, DocsIndex
 
 REPO = Path(__file__).resolve().parents[1]
 LOGS = REPO / "benchmarks" / "retrieval" / "logs"
@@ -202,6 +202,26 @@ def test_compile_failure_feedback_has_the_key_message_and_documentation(
     assert "Compilation failed:" in head
     assert documentation.count("\n## ") >= 1
     assert len(text) <= 5000
+
+
+def test_compile_failure_about_a_library_call_shows_its_installed_signature_before_docs(
+    docs: DocsIndex, tmp_path: Path
+) -> None:
+    result = EvalResult(
+        task="1_x",
+        backend="cpu",
+        device="cpu",
+        stage=Stage.COMPILE_FAILED,
+        compile_log=(LOGS / "fresh5_gcc_conv2d_stride_in_bias_slot.log").read_text(),
+    )
+    api = ApiFactsIndex(cache_dir=tmp_path)
+    text = render_feedback(result, retriever=docs, api=api, max_chars=5000)
+    diagnosis, _, rest = text.partition("API reference (installed: torch ")
+    assert "Compilation failed:" in diagnosis
+    facts, _, documentation = rest.partition("Relevant documentation:")
+    assert "at::conv2d" in facts and "Tensor? bias=None, SymInt[2] stride=1" in facts
+    assert documentation.count("\n## ") >= 1 and len(text) <= 5000
+    assert "API reference" not in render_feedback(result, retriever=docs, max_chars=5000)
 
 
 def test_correct_but_slow_feedback_has_roofline_resources_flags_and_bottleneck_docs(

@@ -326,7 +326,9 @@ def _eval_batch(
 def _feedback(result: EvalResult) -> str:
     from kernelsearch.feedback import render_feedback
     from kernelsearch.hardware import detect
-    from kernelsearch.retrieval import DocsIndex
+    from kernelsearch.retrieval import ApiFactsIndex, DocsIndex
 
     device = "cpu" if result.backend == "cpu" else "cuda"
-    return render_feedback(result, retriever=DocsIndex(), hardware=detect(device))
+    return render_feedback(
+        result, retriever=DocsIndex(), hardware=detect(device), api=ApiFactsIndex()
+    )

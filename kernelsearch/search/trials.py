@@ -46,21 +46,27 @@ class Trial:
 
 
 def make_feedback_fn(hardware: Any = None) -> FeedbackFn:
-    """`kernelsearch.feedback.render_feedback` with the docs retriever (both loaded lazily)."""
+    """`kernelsearch.feedback.render_feedback` with the docs retriever and the installed API's
+    facts (all loaded lazily)."""
     from kernelsearch.feedback import render_feedback
+    from kernelsearch.retrieval import ApiFactsIndex, DocsIndex
 
     retriever = None
     try:
-        from kernelsearch.retrieval import DocsIndex
-
         retriever = DocsIndex()
     except Exception as e:  # the docs index is an aid; feedback works without it
         log.warning("documentation retrieval unavailable (%s); feedback without docs", e)
+    api: ApiFactsIndex | None = ApiFactsIndex()
+    try:
+        api.catalog()  # extracted once per installed torch/triton/CUDA, then read from cache
+    except Exception as e:  # an aid too
+        log.warning("API facts unavailable (%s); feedback without them", e)
+        api = None
 
     def feedback(result: EvalResult) -> str:
         if result.stage is Stage.NO_CODE:
             return NO_CODE_FEEDBACK
-        return render_feedback(result, retriever=retriever, hardware=hardware)
+        return render_feedback(result, retriever=retriever, hardware=hardware, api=api)
 
     return feedback
 
