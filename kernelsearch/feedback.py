@@ -17,6 +17,7 @@ from kernelsearch.hardware import (
     HardwareProfile,
     Occupancy,
     Roofline,
+    best_block_occupancy,
     occupancy,
     roofline_fractions,
 )
@@ -245,7 +246,18 @@ def resource_line(resources: dict[str, Any], occ: Occupancy | None = None) -> st
     if not parts:
         return None
     line = "Compiler resources: " + ", ".join(parts) + "."
-    if occ is not None:
+    if occ is not None and resources.get("threads_per_block") is None:
+        # CUDA kernels are launched from C++: the block size is unknown, the ceiling is not.
+        if occ.blocks_per_sm == 0:
+            line += f" No block size can launch: {occ.limiting_factor} exceed the per-SM limit."
+        else:
+            warps = occ.active_warps // occ.blocks_per_sm
+            line += (
+                f" Block size not known; these resources allow at most {occ.occupancy:.0%} "
+                f"occupancy ({occ.active_warps}/{occ.max_warps} warps, e.g. {occ.blocks_per_sm} "
+                f"blocks of {warps * 32} threads; limited by {occ.limiting_factor.replace('_', ' ')})."
+            )
+    elif occ is not None:
         if occ.blocks_per_sm == 0:
             line += f" This block cannot launch: {occ.limiting_factor} exceed the per-SM limit."
         else:
@@ -288,21 +300,16 @@ def result_roofline(result: EvalResult, hardware: HardwareProfile | None) -> Roo
 
 
 def result_occupancy(result: EvalResult, hardware: HardwareProfile | None) -> Occupancy | None:
+    """The occupancy of the kernel's launch configuration; when the block size is not known
+    (CUDA kernels launched from C++), the best any block size reaches with its resources."""
     r = result.resources
-    if (
-        hardware is None
-        or hardware.kind != "gpu"
-        or r.get("threads_per_block") is None
-        or r.get("registers") is None
-    ):
+    if hardware is None or hardware.kind != "gpu" or r.get("registers") is None:
         return None
+    registers, shared = int(r["registers"]), int(r.get("shared_mem_bytes") or 0)
     try:
-        return occupancy(
-            hardware,
-            int(r["threads_per_block"]),
-            int(r["registers"]),
-            int(r.get("shared_mem_bytes") or 0),
-        )
+        if r.get("threads_per_block") is None:
+            return best_block_occupancy(hardware, registers, shared)[1]
+        return occupancy(hardware, int(r["threads_per_block"]), registers, shared)
     except (ConfigError, ValueError) as e:
         log.info("no occupancy for %s: %s", result.task, e)
         return None

@@ -688,3 +688,24 @@ def occupancy(
         limiting_factor=limiting,
         blocks_by_factor=by_factor,
     )
+
+
+def best_block_occupancy(
+    profile: HardwareProfile, registers_per_thread: int, shared_mem_per_block: int
+) -> tuple[int, Occupancy]:
+    """The highest occupancy any block size (a multiple of the warp size) reaches with these
+    per-thread registers and per-block shared memory, and the smallest block size reaching it:
+    the ceiling to report when the launch configuration is not known (CUDA kernels launched
+    from C++)."""
+    lim = profile.limits
+    if lim.warp_size is None or lim.max_threads_per_block is None:
+        raise ConfigError(
+            f"hardware profile {profile.name!r} lacks [limits] warp_size/max_threads_per_block"
+        )
+    best: tuple[int, Occupancy] | None = None
+    for threads in range(lim.warp_size, lim.max_threads_per_block + 1, lim.warp_size):
+        occ = occupancy(profile, threads, registers_per_thread, shared_mem_per_block)
+        if best is None or occ.occupancy > best[1].occupancy:
+            best = (threads, occ)
+    assert best is not None
+    return best

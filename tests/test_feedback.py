@@ -249,6 +249,24 @@ def test_correct_but_slow_feedback_has_roofline_resources_flags_and_bottleneck_d
     assert "Relevant documentation:" in text
 
 
+def test_cuda_kernel_without_a_known_block_size_gets_its_occupancy_ceiling() -> None:
+    h100 = get_profile("h100-sxm")
+    result = EvalResult(
+        task="19_ReLU",
+        backend="cuda",
+        device="cuda",
+        stage=Stage.CORRECT,
+        correct=True,
+        runtime=stats(1.0),
+        resources={"registers": 40, "shared_mem_bytes": 0, "spill_stores": 0, "spill_loads": 0},
+    )
+    text = render_feedback(result, hardware=h100)
+    assert (
+        "Block size not known; these resources allow at most 75% occupancy "
+        "(48/64 warps, e.g. 24 blocks of 64 threads; limited by registers)."
+    ) in text
+
+
 def test_incorrect_feedback_without_retriever_is_just_the_diagnosis() -> None:
     result = EvalResult(
         task="t",

@@ -15,6 +15,7 @@ from kernelsearch.hardware import (
     HardwareProfile,
     Occupancy,
     Roofline,
+    best_block_occupancy,
     builtin_profile_dirs,
     canonical_dtype,
     detect,
@@ -403,6 +404,20 @@ def test_register_count_rounds_up_to_the_allocation_unit(h100):
     # 33 regs * 32 = 1056 -> 1280 per warp; 65536 // 1280 = 51 -> 48 (granularity 4) -> 6 blocks.
     occ = occupancy(h100, threads_per_block=256, registers_per_thread=33, shared_mem_per_block=0)
     assert (occ.blocks_per_sm, occ.active_warps, occ.limiting_factor) == (6, 48, "registers")
+
+
+def test_best_block_occupancy_is_the_ceiling_over_block_sizes(h100):
+    # 40 regs -> 1280/warp -> 48 warps fit. 32-thread blocks stop at 32 blocks (32 warps);
+    # 64-thread blocks reach 24 blocks = 48 warps (75%), the smallest block that does.
+    threads, occ = best_block_occupancy(h100, registers_per_thread=40, shared_mem_per_block=0)
+    assert (threads, occ.active_warps, occ.occupancy, occ.limiting_factor) == (
+        64,
+        48,
+        0.75,
+        "registers",
+    )
+    # 128 regs: 16 warps whatever the block size.
+    assert best_block_occupancy(h100, 128, 0)[1].occupancy == 0.25
 
 
 def test_occupancy_limited_by_shared_memory(h100):
