@@ -19,6 +19,7 @@ from kernelsearch.hardware import (
     Roofline,
     best_block_occupancy,
     occupancy,
+    profile_for_arch,
     roofline_fractions,
 )
 from kernelsearch.result import EvalResult, Flag, Mismatch, Stage
@@ -301,8 +302,12 @@ def result_roofline(result: EvalResult, hardware: HardwareProfile | None) -> Roo
 
 def result_occupancy(result: EvalResult, hardware: HardwareProfile | None) -> Occupancy | None:
     """The occupancy of the kernel's launch configuration; when the block size is not known
-    (CUDA kernels launched from C++), the best any block size reaches with its resources."""
+    (CUDA kernels launched from C++), the best any block size reaches with its resources.
+    Without a device profile (compiled ahead of time, no GPU here), the per-SM limits come from
+    a profile of the architecture it was compiled for."""
     r = result.resources
+    if hardware is None:
+        hardware = profile_for_arch(_compiled_arch(result))
     if hardware is None or hardware.kind != "gpu" or r.get("registers") is None:
         return None
     registers, shared = int(r["registers"]), int(r.get("shared_mem_bytes") or 0)
@@ -313,6 +318,16 @@ def result_occupancy(result: EvalResult, hardware: HardwareProfile | None) -> Oc
     except (ConfigError, ValueError) as e:
         log.info("no occupancy for %s: %s", result.task, e)
         return None
+
+
+def _compiled_arch(result: EvalResult) -> str:
+    """The GPU architecture the kernel was compiled for, or "" (the device of a compile-only
+    result is its arch; Triton's compiled kernels name theirs)."""
+    if result.device.startswith("sm_"):
+        return result.device
+    kernels = result.resources.get("kernels") or []
+    arch = kernels[0].get("arch", "") if kernels and isinstance(kernels[0], dict) else ""
+    return arch if str(arch).startswith("sm_") else ""
 
 
 # ---- the text ----------------------------------------------------------------------------------

@@ -709,3 +709,18 @@ def best_block_occupancy(
             best = (threads, occ)
     assert best is not None
     return best
+
+
+def profile_for_arch(
+    arch: str, profiles: dict[str, HardwareProfile] | None = None
+) -> HardwareProfile | None:
+    """A GPU profile compiled for `arch` ("sm_90a", "sm_90"): the first by name. Parts of one
+    architecture share their per-SM limits, so it answers occupancy questions for code compiled
+    ahead of time with no device present; peaks differ between parts and must not be read."""
+    profiles = load_profiles() if profiles is None else profiles
+    family = arch.strip().lower().rstrip("af")
+    for name in sorted(profiles):
+        target = profiles[name].compiler.arch
+        if profiles[name].kind == "gpu" and target and target.lower().rstrip("af") == family:
+            return profiles[name]
+    return None

@@ -267,6 +267,19 @@ def test_cuda_kernel_without_a_known_block_size_gets_its_occupancy_ceiling() -> 
     ) in text
 
 
+def test_compiled_only_kernel_gets_occupancy_from_its_architectures_limits() -> None:
+    result = EvalResult(
+        task="19_ReLU",
+        backend="cuda",
+        device="sm_90a",
+        stage=Stage.COMPILED,
+        resources={"registers": 128, "shared_mem_bytes": 0},
+    )
+    text = render_feedback(result)  # no device profile: compiled here, no GPU
+    assert "at most 25% occupancy (16/64 warps" in text and "limited by registers" in text
+    assert "Roofline" not in text
+
+
 def test_incorrect_feedback_without_retriever_is_just_the_diagnosis() -> None:
     result = EvalResult(
         task="t",

@@ -24,6 +24,7 @@ from kernelsearch.hardware import (
     match_profile,
     occupancy,
     peak_flops,
+    profile_for_arch,
     roofline_fractions,
     roofline_ms,
 )
@@ -418,6 +419,13 @@ def test_best_block_occupancy_is_the_ceiling_over_block_sizes(h100):
     )
     # 128 regs: 16 warps whatever the block size.
     assert best_block_occupancy(h100, 128, 0)[1].occupancy == 0.25
+
+
+def test_profile_for_arch_finds_a_part_of_that_architecture(profiles):
+    assert profile_for_arch("sm_90a", profiles).name == "h100-sxm"
+    assert profile_for_arch("sm_90", profiles).name == "h100-sxm"
+    assert profile_for_arch("sm_80", profiles).name == "a100-sxm-80gb"
+    assert profile_for_arch("sm_75", profiles) is None
 
 
 def test_occupancy_limited_by_shared_memory(h100):
