@@ -1,5 +1,5 @@
 """API facts: extraction from the installed triton / torch / CUDA toolkit, and lookups for the
-errors of real captured logs (benchmarks/retrieval/logs, dev..dev5 and fresh5 splits)."""
+errors of real captured logs (benchmarks/retrieval/logs, dev..dev7 splits)."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from kernelsearch.result import EvalResult, Stage
 from kernelsearch.retrieval.api_catalog import MAX_SIGNATURE_LINES, ApiEntry, ApiFact, nearest
 from kernelsearch.retrieval.api_facts import ApiFactsIndex, api_facts_for, api_section
 from kernelsearch.retrieval.api_headers import cuda_entries, cuda_include_dir, declarations
+from kernelsearch.retrieval.api_names import name_refs
 from kernelsearch.retrieval.api_sources import (
     aten_entries,
     native_functions_path,
@@ -186,6 +187,62 @@ def test_atomic_overload_mismatch_lists_overloads_capped(index: ApiFactsIndex) -
         == f"atomicAdd — {MAX_SIGNATURE_LINES + fact.more} overloads (CUDA {fact.version}):"
     )
     assert rendered[-1] == f"  (+{fact.more} more)"
+
+
+def test_a_name_two_errors_are_about_is_kept_once_per_error() -> None:
+    errors = [
+        ErrorLine("TypeError(\"program_id() missing 1 required positional argument: 'axis'\")"),
+        ErrorLine("TypeError(\"program_id() missing 1 required positional argument: 'axis'\")"),
+    ]
+    refs = name_refs(errors, "triton")
+    assert [(r.name, r.error) for r in refs] == [("program_id", 0), ("program_id", 1)]
+
+
+def test_an_error_answered_by_an_earlier_fact_adds_no_source_line_facts(
+    index: ApiFactsIndex,
+) -> None:
+    facts = api_facts_for(_log("fresh5_triton_num_programs_without_axis"), "triton", index)
+    assert [f.name for f in facts] == ["tl.num_programs"]
+    facts = api_facts_for(_log("fresh6_triton_clamp_min_keyword"), "triton", index)
+    assert [f.name for f in facts] == ["tl.clamp"]
+
+
+def test_gcc_in_passing_argument_note_names_the_aten_function(index: ApiFactsIndex) -> None:
+    facts = api_facts_for(_log("fresh6_gcc_sdpa_is_causal_in_mask_slot"), "cpu", index)
+    assert [f.name for f in facts] == ["at::scaled_dot_product_attention"]
+    assert "Tensor? attn_mask=None, float dropout_p=0.0, bool is_causal" in facts[0].signatures[0]
+
+
+def test_note_before_every_error_is_not_credited_to_any() -> None:
+    log = (
+        "x.h:1:1: note: in passing argument 2 of ‘at::Tensor at::relu(const at::Tensor&)’\n"
+        "main.cpp:4:5: error: invalid initialization of reference\n"
+    )
+    errors = [ErrorLine("invalid initialization of reference", "main.cpp:4")]
+    assert name_refs(errors, "cpu", log) == []
+
+
+def test_triton_class_keyword_typo_shows_its_constructor(index: ApiFactsIndex) -> None:
+    (fact,) = api_facts_for(_log("fresh6_triton_range_num_stage_typo"), "triton", index)
+    assert fact.name == "tl.range" and fact.kind == "class"
+    assert "num_stages=None" in fact.signatures[0]
+    assert fact.render().startswith("tl.range(arg1, arg2=None, step=None, num_stages=None")
+
+
+@needs_cuda
+def test_cuda_runtime_call_shows_both_runtime_headers(index: ApiFactsIndex) -> None:
+    (fact,) = api_facts_for(_log("fresh6_nvcc_func_set_attribute_missing_value"), "cuda", index)
+    assert fact.name == "cudaFuncSetAttribute"
+    assert any("int value)" in s and "[cuda_runtime_api.h]" in s for s in fact.signatures)
+
+
+@needs_cuda
+def test_cooperative_groups_call_and_member_get_their_declarations(index: ApiFactsIndex) -> None:
+    (tile,) = api_facts_for(_log("fresh6_nvcc_tiled_partition_runtime_to_static"), "cuda", index)
+    assert tile.name == "cooperative_groups::tiled_partition"
+    assert any("thread_block_tile<Size, ParentT>" in s for s in tile.signatures)
+    (rank,) = api_facts_for(_log("fresh6_nvcc_cluster_map_shared_rank_missing_rank"), "cuda", index)
+    assert rank.signatures == ("template <typename T> T* map_shared_rank(T *addr, int rank)",)
 
 
 # ---- the section, the cache, the dataclass ----------------------------------------------------

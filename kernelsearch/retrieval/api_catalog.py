@@ -27,7 +27,7 @@ TRITON_SCOPES = {
     "tensor": "tensor.",
 }
 ATEN_SCOPES = {"at": "at::", "Tensor": "Tensor::"}
-CUDA_SCOPES = {"cuda": ""}
+CUDA_SCOPES = {"cuda": "", "cg": "cooperative_groups::"}
 
 LIBRARY_LABELS = {"triton": "triton", "aten": "torch", "cuda": "CUDA"}
 SCOPE_MODULES = {
@@ -39,6 +39,7 @@ SCOPE_MODULES = {
     "at": "ATen's functions",
     "Tensor": "at::Tensor's methods",
     "cuda": "the CUDA headers",
+    "cg": "cooperative_groups",
 }
 SHOWN_PREFIX = {**TRITON_SCOPES, **ATEN_SCOPES, **CUDA_SCOPES}
 # Abbreviations people write for dtype names, spelled out before comparing (fp8e4 ~ float8e4nv).
@@ -53,7 +54,7 @@ class ApiEntry:
     scope: str  # a key of TRITON_SCOPES / ATEN_SCOPES / CUDA_SCOPES
     name: str
     kind: str  # function | method | dtype | class | module | constant | type
-    signature: str = ""
+    signature: str = ""  # a Triton class's: its constructor's
     where: str = ""  # module, header or schema file it came from
 
 
@@ -83,8 +84,10 @@ class ApiFact:
                 parts.append("nearest: " + ", ".join(self.nearest))
             return "; ".join(parts)
         source = f"{label}, {self.where}" if self.where else label
-        if self.kind not in ("function", "method"):
+        if self.kind not in ("function", "method") and not self.signatures:
             return f"{self.name} — {self.kind} ({source})"
+        if self.kind == "class":  # a constructor's signature
+            return f"{_qualify(self.name, self.signatures[0])} — class ({source})"
         if len(self.signatures) == 1 and not self.more:
             return f"{_qualify(self.name, self.signatures[0])} — {source}"
         count = len(self.signatures) + self.more

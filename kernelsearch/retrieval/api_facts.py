@@ -33,7 +33,7 @@ from kernelsearch.retrieval.parsers import parse_errors
 log = logging.getLogger(__name__)
 
 API_FACTS_FILE = "api_facts.sqlite"
-API_SCHEMA_VERSION = "1"  # bump when extraction changes what is stored
+API_SCHEMA_VERSION = "2"  # bump when extraction changes what is stored
 MAX_FACTS = 3
 MAX_ERRORS_READ = 3  # the first distinct errors carry the cause; later ones are fallout
 SECTION_TITLE = "API reference"
@@ -145,7 +145,7 @@ def api_facts_for(
         parse_errors(log_or_errors, backend) if isinstance(log_or_errors, str) else log_or_errors
     )
     distinct = list({e.message: e for e in errors}.values())[:MAX_ERRORS_READ]
-    refs = name_refs(distinct, backend)
+    refs = name_refs(distinct, backend, log_or_errors if isinstance(log_or_errors, str) else "")
     if not refs:
         return []
     catalog = (index or default_index()).catalog()
@@ -157,7 +157,11 @@ def api_facts_for(
         if not ref.about and ref.error in answered:
             continue
         fact = catalog.fact(ref)
-        if fact is None or any(f.name == fact.name for f in facts):
+        if fact is None:
+            continue
+        if any(f.name == fact.name for f in facts):  # already shown for an earlier error
+            if ref.about:
+                answered.add(ref.error)
             continue
         facts.append(fact)
         answered.add(ref.error)

@@ -1,5 +1,6 @@
-"""Function and type declarations read from C/C++ headers: the CUDA toolkit's device headers
-(intrinsics, half/bfloat16/fp8 functions, atomics, math, wmma) and torch's Tensor headers.
+"""Function and type declarations read from C/C++ headers: the CUDA toolkit's headers
+(intrinsics, half/bfloat16/fp8 functions, atomics, math, wmma, the runtime API, cooperative
+groups) and torch's Tensor headers.
 
 A regular expression per statement, not a compiler, so some things are missed: functions
 declared through macros that paste names together, operators, overloads inside `#if` branches
@@ -38,7 +39,12 @@ CUDA_HEADER_GLOBS = (
     "crt/math_functions.hpp",
     "crt/sm_*_rt.h",
     "crt/mma.h",
+    "cuda_runtime_api.h",
+    "cuda_runtime.h",
+    "cooperative_groups.h",
 )
+# Headers whose names live in a namespace scope (see api_catalog.CUDA_SCOPES); others: "cuda".
+CUDA_HEADER_SCOPES = {"cooperative_groups.h": "cg"}
 
 
 def cuda_version(include_dir: Path | None) -> str | None:
@@ -147,29 +153,31 @@ _BUILTIN_ATOMIC = re.compile(r"^__(?:(?:i|u|f|d|ll|ull|ill)Atomic|nvvm_)")
 
 
 def cuda_entries(include_dir: Path | None) -> list[ApiEntry]:
-    """Device functions and types declared in the toolkit headers (CUDA_HEADER_GLOBS): one row
-    per distinct overload, header order (the .h declaration before the .hpp definition)."""
+    """Functions and types declared in the toolkit headers (CUDA_HEADER_GLOBS): one row per
+    distinct overload and scope, header order (the .h declaration before the .hpp definition).
+    Members of cooperative groups' classes (sync, map_shared_rank) are listed in its scope."""
     if include_dir is None:
         log.info("no CUDA toolkit: no CUDA API facts")
         return []
     out: list[ApiEntry] = []
-    seen: set[tuple[str, str]] = set()
+    seen: set[tuple[str, str, str]] = set()
     for pattern in CUDA_HEADER_GLOBS:
         for path in sorted(include_dir.glob(pattern)):
             text = path.read_text(errors="replace")
             where = str(path.relative_to(include_dir))
+            scope = CUDA_HEADER_SCOPES.get(where, "cuda")
             for name, sig in declarations(text):
                 if name.startswith("__internal") or _BUILTIN_ATOMIC.match(name):
                     continue
-                key = (name, _parameter_types(sig))
+                key = (scope, name, _parameter_types(sig))
                 if key in seen:
                     continue
                 seen.add(key)
-                out.append(ApiEntry("cuda", "cuda", name, "function", sig, where))
+                out.append(ApiEntry("cuda", scope, name, "function", sig, where))
             for name in _type_names(text):
-                if ("type", name) not in seen:
-                    seen.add(("type", name))
-                    out.append(ApiEntry("cuda", "cuda", name, "type", "", where))
+                if (scope, "type", name) not in seen:
+                    seen.add((scope, "type", name))
+                    out.append(ApiEntry("cuda", scope, name, "type", "", where))
     return out
 
 

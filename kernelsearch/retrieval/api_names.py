@@ -64,8 +64,10 @@ class NameRef:
 # ---- message patterns ---------------------------------------------------------------------
 _TL_MODULE_ATTR = re.compile(r"module '(triton\.language[\w.]*)' has no attribute '(\w+)'")
 _TL_TENSOR_ATTR = re.compile(r"'tensor' object has no attribute '(\w+)'")
+# `f() got ...` names the function; `range.__init__() got ...` the class constructed.
 _PY_CALLED = re.compile(
-    r"\b(\w+)\(\) (?:got an unexpected keyword|missing \d+ required|got multiple values|takes)"
+    r"\b(\w+)(?:\.__init__)?\(\) "
+    r"(?:got an unexpected keyword|missing \d+ required|got multiple values|takes)"
 )
 _PY_KEYWORD = re.compile(
     r"unexpected keyword argument '(\w+)'|multiple values for argument '(\w+)'"
@@ -81,6 +83,11 @@ _GCC_NO_MATCH = re.compile(r"no matching function for call to ‘([^’]*?)\((.*
 _GCC_ARG_COUNT = re.compile(
     r"too (?:few|many) arguments to function ‘[^’]*?\b((?:at|torch)::\w+)\("
 )
+# g++'s note after a bad argument names the function it was passed to:
+# "note: in passing argument 4 of ‘at::Tensor at::scaled_dot_product_attention(...)’".
+_GCC_PASSING_NOTE = re.compile(
+    r"note: in passing argument \d+ of [‘'][^’'(]*?\b(?:at|torch)::(\w+)\("
+)
 _GCC_NO_MEMBER = re.compile(r"‘class at::Tensor(?:Base)?’ has no member named ‘(\w+)’")
 
 # ---- source-line calls ----------------------------------------------------------------------
@@ -89,14 +96,17 @@ _TRITON_CALL = re.compile(
 )
 _ATEN_CALL = re.compile(r"\b(?:at|torch)::(\w+)\s*[(<]")
 _METHOD_CALL = re.compile(r"(?<=[\w)\]])\.(\w+)\s*(?:<[^<>()]*>)?\s*\(")
-_CUDA_CALL = re.compile(r"(?<![\w.:])(__\w+|atomic\w+|make_\w+)\s*\(")
+_CUDA_CALL = re.compile(r"(?<![\w.:])(__\w+|atomic\w+|make_\w+|cuda[A-Z]\w*)\s*\(")
+_CG_CALL = re.compile(r"\b(?:cg|cooperative_groups)::(\w+)\s*(?:<[^<>()]*>)?\s*\(")
 
 
-def name_refs(errors: list[ErrorLine], backend: str) -> list[NameRef]:
-    """Names the errors are about (`about`, from the messages, in log order), then names called
-    on their source lines when a message is about a call; each (library, scope, name) once.
+def name_refs(errors: list[ErrorLine], backend: str, log: str = "") -> list[NameRef]:
+    """Names the errors are about (`about`, from the messages and, given the raw `log`, from
+    the compiler's notes under them, in log order), then names called on their source lines
+    when a message is about a call; each (library, scope, name) once per error.
     `NameRef.error` says which error a name came from."""
     libraries = BACKEND_LIBRARIES.get(backend.lower(), ())
+    notes = note_refs(log, errors) if "aten" in libraries and log else []
     about: list[NameRef] = []
     called: list[NameRef] = []
     for index, error in enumerate(errors):
@@ -111,18 +121,32 @@ def name_refs(errors: list[ErrorLine], backend: str) -> list[NameRef]:
         if "aten" in libraries:
             found += _aten_message_refs(message, source)
         about += [replace(r, error=index) for r in found]
+        about += [r for r in notes if r.error == index]
         if CALL_MESSAGE.search(message) and not _PY_KEYWORD.search(message):
             called += [
                 replace(r, about=False, error=index) for r in _source_calls(source, libraries)
             ]
-    seen: set[tuple[str, str, str]] = set()
+    seen: set[tuple[str, str, str, int]] = set()
     out: list[NameRef] = []
     for ref in about + called:
-        key = (ref.library, ref.scope, ref.name)
+        key = (ref.library, ref.scope, ref.name, ref.error)
         if key not in seen:
             seen.add(key)
             out.append(ref)
     return out
+
+
+def note_refs(log: str, errors: list[ErrorLine]) -> list[NameRef]:
+    """ATen functions g++'s "in passing argument N of ..." notes name, each credited to the
+    error above it in the log (notes before any of `errors` are skipped)."""
+    starts = [log.find(e.message) for e in errors]
+    refs: list[NameRef] = []
+    for m in _GCC_PASSING_NOTE.finditer(log):
+        above = [i for i, start in enumerate(starts) if 0 <= start < m.start()]
+        if above:
+            owner = max(above, key=lambda i: starts[i])
+            refs.append(NameRef("aten", "at", m.group(1), error=owner))
+    return refs
 
 
 def _source_calls(source: str, libraries: tuple[str, ...]) -> list[NameRef]:
@@ -136,6 +160,7 @@ def _source_calls(source: str, libraries: tuple[str, ...]) -> list[NameRef]:
         ]
     if "cuda" in libraries:
         refs += [NameRef("cuda", "cuda", n) for n in _CUDA_CALL.findall(source)]
+        refs += [NameRef("cuda", "cg", n) for n in _CG_CALL.findall(source)]
     if "aten" in libraries:
         functions = _ATEN_CALL.findall(source)
         refs += [NameRef("aten", "at", n) for n in functions]
@@ -204,6 +229,8 @@ def _cuda_message_refs(message: str) -> list[NameRef]:
         name = qualified.rsplit("::", 1)[-1]
         if qualified.startswith(("at::", "torch::")):
             refs.append(NameRef("aten", "at", name, arity=arity))
+        elif qualified.startswith("cooperative_groups::"):
+            refs.append(NameRef("cuda", "cg", name, arity=arity))
         else:
             refs.append(NameRef("cuda", "cuda", name, arity=arity))
     return refs

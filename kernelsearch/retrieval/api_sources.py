@@ -99,6 +99,8 @@ def triton_entries() -> list[ApiEntry]:
             if kind is None:
                 continue
             sig = format_signature(name, obj) if kind == "function" else ""
+            if kind == "class" and _defines_init(obj):  # tl.range(...): its constructor's
+                sig = format_signature(name, obj.__init__, drop_self=True)
             out.append(ApiEntry("triton", scope, name, kind, sig, where))
     for name in sorted(dir(tl.tensor)):
         obj = getattr(tl.tensor, name)
@@ -107,6 +109,12 @@ def triton_entries() -> list[ApiEntry]:
         sig = format_signature(name, obj, drop_self=True)
         out.append(ApiEntry("triton", "tensor", name, "method", sig, "triton.language.tensor"))
     return out
+
+
+def _defines_init(cls: type) -> bool:
+    """Whether a Triton class writes its own constructor (not object's or Enum's)."""
+    init = getattr(cls, "__init__", None)
+    return (getattr(init, "__module__", "") or "").startswith("triton")
 
 
 def _triton_kind(obj: object) -> str | None:
