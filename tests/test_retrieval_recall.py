@@ -29,6 +29,13 @@ DEV5_FLOOR = 0.9
 # recall@1 on every split; measured after dev5's tuning session: dev 0.970, heldout 1.0,
 # dev2 0.968, dev3 0.955, dev4 0.913, dev5 0.881.
 TOP1_FLOOR = 0.8
+# dev6 (was the blind "fresh5", 34 logs) and dev7 (was "fresh6", 45 logs) were measured blind
+# (recall@3 0.588 and 0.578), then tuned on in round 7 of session 3 (sections for FP8, OpenMP
+# clauses, std::expf, acc_type and convert_to_float; labels noted in labels.toml): measured
+# dev6 0.588 (20/34) at k=3 and 0.500 (17/34) at k=1, dev7 0.733 (33/45) at k=3 and 0.578
+# (26/45) at k=1 afterwards. Their floors sit just under those numbers: they guard against
+# regressions, they are not the goal.
+PARTLY_COVERED_FLOORS = {"dev6": (0.55, 0.45), "dev7": (0.7, 0.55)}  # split: (k=3, k=1)
 # Later splits may be blind test sets: never read here.
 SPLITS = ("dev", "heldout", "dev2", "dev3", "dev4", "dev5")
 
@@ -62,6 +69,16 @@ def test_recall_at_1_puts_the_answer_first_for_most_logs() -> None:
     report = _recall_module().run(k=1, splits=SPLITS)
     for split in SPLITS:
         assert report[split]["recall"] >= TOP1_FLOOR, (split, report[split]["misses"])
+
+
+def test_partly_covered_splits_keep_their_measured_recall() -> None:
+    recall = _recall_module()
+    splits = tuple(PARTLY_COVERED_FLOORS)
+    at_3, at_1 = recall.run(k=3, splits=splits), recall.run(k=1, splits=splits)
+    for split, (floor_3, floor_1) in PARTLY_COVERED_FLOORS.items():
+        assert at_3[split]["total"] >= 30, split
+        assert at_3[split]["recall"] >= floor_3, (split, at_3[split]["misses"])
+        assert at_1[split]["recall"] >= floor_1, (split, at_1[split]["misses"])
 
 
 def test_loading_one_split_reads_no_other_split() -> None:
