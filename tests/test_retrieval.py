@@ -383,3 +383,23 @@ def test_bm25_gets_one_weight_per_indexed_table_column(corpus: Path, tmp_path: P
         "body": COLUMN_WEIGHTS[2],
         "source": 0.0,
     }
+
+
+def test_a_failed_cache_rebuild_leaves_the_previous_database_and_no_partial_file(tmp_path):
+    import sqlite3
+
+    from kernelsearch.retrieval.sqlite_file import write_database
+
+    db = tmp_path / "cache" / "index.sqlite"
+    write_database(db, lambda con: con.execute("CREATE TABLE t(x)"))
+
+    def broken(con: sqlite3.Connection) -> None:
+        con.execute("CREATE TABLE u(x)")
+        raise RuntimeError("extraction failed")
+
+    with pytest.raises(RuntimeError):
+        write_database(db, broken)
+    with sqlite3.connect(db) as con:
+        tables = [r[0] for r in con.execute("SELECT name FROM sqlite_master")]
+    assert tables == ["t"]
+    assert sorted(p.name for p in db.parent.iterdir()) == ["index.sqlite"]

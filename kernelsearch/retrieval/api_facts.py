@@ -11,9 +11,7 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 import sqlite3
-import tempfile
 from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
@@ -29,6 +27,7 @@ from kernelsearch.retrieval.api_catalog import (
 )
 from kernelsearch.retrieval.api_names import name_refs
 from kernelsearch.retrieval.parsers import parse_errors
+from kernelsearch.retrieval.sqlite_file import write_database
 
 log = logging.getLogger(__name__)
 
@@ -97,25 +96,20 @@ class ApiFactsIndex:
         if not force and self._stored_key() == key:
             return False
         entries = self._extract()
-        self.cache_dir.mkdir(parents=True, exist_ok=True)
-        fd, tmp_name = tempfile.mkstemp(prefix="api-facts-", suffix=".tmp", dir=self.cache_dir)
-        os.close(fd)
-        try:
-            with sqlite3.connect(tmp_name) as con:
-                con.execute("CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT)")
-                con.execute(
-                    "CREATE TABLE entries(library TEXT, scope TEXT, name TEXT, kind TEXT, "
-                    "signature TEXT, source TEXT)"
-                )
-                con.executemany(
-                    "INSERT INTO entries VALUES (?, ?, ?, ?, ?, ?)",
-                    [(e.library, e.scope, e.name, e.kind, e.signature, e.where) for e in entries],
-                )
-                con.execute("INSERT INTO meta VALUES ('versions', ?)", (key,))
-            os.replace(tmp_name, self.db_path)
-        finally:
-            if os.path.exists(tmp_name):
-                os.unlink(tmp_name)
+
+        def fill(con: sqlite3.Connection) -> None:
+            con.execute("CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT)")
+            con.execute(
+                "CREATE TABLE entries(library TEXT, scope TEXT, name TEXT, kind TEXT, "
+                "signature TEXT, source TEXT)"
+            )
+            con.executemany(
+                "INSERT INTO entries VALUES (?, ?, ?, ?, ?, ?)",
+                [(e.library, e.scope, e.name, e.kind, e.signature, e.where) for e in entries],
+            )
+            con.execute("INSERT INTO meta VALUES ('versions', ?)", (key,))
+
+        write_database(self.db_path, fill)
         log.info("API facts built: %d entries at %s", len(entries), self.db_path)
         return True
 

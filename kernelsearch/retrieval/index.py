@@ -8,10 +8,8 @@ renamed into place so a reader never sees a half-built index.
 from __future__ import annotations
 
 import logging
-import os
 import re
 import sqlite3
-import tempfile
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -20,6 +18,7 @@ from typing import Protocol
 from kernelsearch.config import default_cache_dir
 from kernelsearch.errors import ConfigError
 from kernelsearch.retrieval.corpus import DocSection, corpus_hash, load_sections
+from kernelsearch.retrieval.sqlite_file import write_database
 from kernelsearch.retrieval.wording import other_wording
 
 log = logging.getLogger(__name__)
@@ -198,24 +197,19 @@ class DocsIndex:
         if not force and self._stored_hash() == digest:
             return False
         sections = load_sections(self.corpus_dirs)
-        self.cache_dir.mkdir(parents=True, exist_ok=True)
-        fd, tmp_name = tempfile.mkstemp(prefix="index-", suffix=".tmp", dir=self.cache_dir)
-        os.close(fd)
-        try:
-            with sqlite3.connect(tmp_name) as con:
-                _create_schema(con)
-                con.executemany(
-                    "INSERT INTO sections(id, title, symptoms, body, source) VALUES (?,?,?,?,?)",
-                    [(s.id, s.title, s.symptoms, s.body, s.source) for s in sections],
-                )
-                con.executemany(
-                    "INSERT INTO meta(key, value) VALUES (?, ?)",
-                    [("corpus_hash", digest), ("schema", SCHEMA_VERSION)],
-                )
-            os.replace(tmp_name, self.db_path)
-        finally:
-            if os.path.exists(tmp_name):
-                os.unlink(tmp_name)
+
+        def fill(con: sqlite3.Connection) -> None:
+            _create_schema(con)
+            con.executemany(
+                "INSERT INTO sections(id, title, symptoms, body, source) VALUES (?,?,?,?,?)",
+                [(s.id, s.title, s.symptoms, s.body, s.source) for s in sections],
+            )
+            con.executemany(
+                "INSERT INTO meta(key, value) VALUES (?, ?)",
+                [("corpus_hash", digest), ("schema", SCHEMA_VERSION)],
+            )
+
+        write_database(self.db_path, fill)
         log.info("docs index built: %d sections at %s", len(sections), self.db_path)
         return True
 
