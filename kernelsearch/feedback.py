@@ -247,26 +247,24 @@ def resource_line(resources: dict[str, Any], occ: Occupancy | None = None) -> st
     if not parts:
         return None
     line = "Compiler resources: " + ", ".join(parts) + "."
-    if occ is not None and resources.get("threads_per_block") is None:
-        # CUDA kernels are launched from C++: the block size is unknown, the ceiling is not.
+    if occ is None:
+        return line
+    limit = occ.limiting_factor.replace("_", " ")
+    if resources.get("threads_per_block") is not None:
         if occ.blocks_per_sm == 0:
-            line += f" No block size can launch: {occ.limiting_factor} exceed the per-SM limit."
-        else:
-            warps = occ.active_warps // occ.blocks_per_sm
-            line += (
-                f" Block size not known; these resources allow at most {occ.occupancy:.0%} "
-                f"occupancy ({occ.active_warps}/{occ.max_warps} warps, e.g. {occ.blocks_per_sm} "
-                f"blocks of {warps * 32} threads; limited by {occ.limiting_factor.replace('_', ' ')})."
-            )
-    elif occ is not None:
-        if occ.blocks_per_sm == 0:
-            line += f" This block cannot launch: {occ.limiting_factor} exceed the per-SM limit."
-        else:
-            line += (
-                f" Occupancy {occ.occupancy:.0%} ({occ.active_warps}/{occ.max_warps} warps, "
-                f"{occ.blocks_per_sm} blocks/SM, limited by {occ.limiting_factor.replace('_', ' ')})."
-            )
-    return line
+            return line + f" This block cannot launch: {limit} exceed the per-SM limit."
+        return line + (
+            f" Occupancy {occ.occupancy:.0%} ({occ.active_warps}/{occ.max_warps} warps, "
+            f"{occ.blocks_per_sm} blocks/SM, limited by {limit})."
+        )
+    # CUDA kernels are launched from C++: the block size is unknown, the ceiling is not.
+    if occ.blocks_per_sm == 0:
+        return line + f" No block size can launch: {limit} exceed the per-SM limit."
+    return line + (
+        f" Block size not known; these resources allow at most {occ.occupancy:.0%} "
+        f"occupancy ({occ.active_warps}/{occ.max_warps} warps, e.g. {occ.blocks_per_sm} "
+        f"blocks of {occ.threads_per_block} threads; limited by {limit})."
+    )
 
 
 def flag_lines(flags: tuple[Flag, ...] | list[Flag]) -> list[str]:

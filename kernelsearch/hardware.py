@@ -600,6 +600,7 @@ class Occupancy:
     occupancy: float  # active_warps / max_warps
     limiting_factor: str
     blocks_by_factor: dict[str, int]
+    threads_per_block: int = 0  # the configuration this describes
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
@@ -687,6 +688,7 @@ def occupancy(
         occupancy=active / max_warps,
         limiting_factor=limiting,
         blocks_by_factor=by_factor,
+        threads_per_block=threads_per_block,
     )
 
 

@@ -382,3 +382,12 @@ def test_real_triton_compile_failure_gives_feedback_with_message_and_docs(
     text = render_feedback(result, retriever=docs)
     assert "arange's range must be a power of 2" in text
     assert "## tl.arange and power-of-two block sizes" in text
+
+
+def test_a_block_that_cannot_launch_says_which_limit_it_exceeds() -> None:
+    h100 = get_profile("h100-sxm")
+    resources = {"registers": 32, "shared_mem_bytes": 300 * 1024, "threads_per_block": 256}
+    occ = occupancy(h100, 256, 32, 300 * 1024)
+    assert resource_line(resources, occ).endswith(
+        "This block cannot launch: shared memory exceed the per-SM limit."
+    )

@@ -47,7 +47,7 @@ class Trial:
 
 def make_feedback_fn(hardware: Any = None) -> FeedbackFn:
     """`kernelsearch.feedback.render_feedback` with the docs retriever and the installed API's
-    facts (all loaded lazily)."""
+    facts (the facts index is read, or built, here, once per run)."""
     from kernelsearch.feedback import render_feedback
     from kernelsearch.retrieval import ApiFactsIndex, DocsIndex
 
