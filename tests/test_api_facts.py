@@ -295,3 +295,28 @@ def test_nearest_spells_out_fp_abbreviations_and_drops_weak_matches() -> None:
     names = ["float8e4nv", "float8e5", "int32", "program_id"]
     assert nearest("fp8e4", names)[:2] == ["float8e4nv", "float8e5"]
     assert nearest("mean", names) == []
+
+
+def test_triton_tensor_method_keyword_error_shows_the_method(index: ApiFactsIndex) -> None:
+    facts = api_facts_for(_log("fresh7_triton_to_rounding_keyword"), "triton", index)
+    assert facts[0].name == "tensor.to"
+    assert "fp_downcast_rounding" in facts[0].signatures[0]
+
+
+def test_mlir_op_name_maps_to_the_tl_function(index: ApiFactsIndex) -> None:
+    facts = api_facts_for(_log("fresh7_triton_store_cache_modifier_ca"), "triton", index)
+    assert [f.name for f in facts] == ["tl.store"]
+    assert "cache_modifier" in facts[0].signatures[0]
+
+
+def test_bare_compilation_error_looks_up_the_calls_on_its_kernel_line(
+    index: ApiFactsIndex,
+) -> None:
+    facts = api_facts_for(_log("fresh7_triton_zeros_dtype_string"), "triton", index)
+    assert [f.name for f in facts] == ["tl.zeros"]
+
+
+def test_function_missing_from_torch_namespace_is_reported_missing(index: ApiFactsIndex) -> None:
+    (fact,) = api_facts_for(_log("fresh7_gcc_torch_swish_name"), "cpu", index)
+    assert fact.name == "at::swish" and not fact.exists
+    assert "at::hardswish" in fact.nearest

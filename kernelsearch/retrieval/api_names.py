@@ -74,6 +74,13 @@ _PY_KEYWORD = re.compile(
 )
 _PY_REQUIRED = re.compile(r"missing a required argument: '(\w+)'")
 _TL_MENTION = re.compile(r"\btl\.(\w+)\b")
+# `tensor.to() got an unexpected keyword argument`: a method of Triton's tensor class.
+_TL_METHOD_CALLED = re.compile(r"\btensor\.(\w+)\(\) ")
+# MLIR names the Triton op that failed verification: `'tt.store' op invalid cache policy`.
+_TT_OP = re.compile(r"'tt\.(\w+)' op\b")
+# A message that names no function ("CompilationError", "AssertionError"): the tl calls on the
+# kernel line it points at are the candidates.
+_NAMES_NOTHING = re.compile(r"^\w*(?:Error|Exception)$")
 _NVCC_UNDEFINED = re.compile(r'identifier "(\w+)" is undefined$')
 _NVCC_OVERLOAD = re.compile(
     r'(?:no|more than one) instance of (?:overloaded function|function template) "([\w:]+)"'
@@ -89,6 +96,10 @@ _GCC_PASSING_NOTE = re.compile(
     r"note: in passing argument \d+ of [‘'][^’'(]*?\b(?:at|torch)::(\w+)\("
 )
 _GCC_NO_MEMBER = re.compile(r"‘class at::Tensor(?:Base)?’ has no member named ‘(\w+)’")
+# A function that is not in the at:: or torch:: namespace, as g++ and nvcc say it.
+_NOT_IN_NAMESPACE = re.compile(
+    r"‘(\w+)’ is not a member of ‘(?:at|torch)’|namespace \"(?:at|torch)\" has no member \"(\w+)\""
+)
 
 # ---- source-line calls ----------------------------------------------------------------------
 _TRITON_CALL = re.compile(
@@ -188,8 +199,16 @@ def _triton_message_refs(message: str, source: str) -> list[NameRef]:
         (c.group("mod"), c.group("name"), call_arguments(source, c.end() - 1))
         for c in _TRITON_CALL.finditer(source)
     ]
-    m = _PY_CALLED.search(message)
+    m = _TL_METHOD_CALLED.search(message)
     if m:
+        refs.append(NameRef("triton", "tensor", m.group(1)))
+    m = _TT_OP.search(message)
+    if m:
+        refs.append(NameRef("triton", "tl", m.group(1)))
+    if _NAMES_NOTHING.match(message.strip()):
+        refs += [NameRef("triton", _triton_scope(mod), name) for mod, name, _ in calls]
+    m = _PY_CALLED.search(message)
+    if m and not _TL_METHOD_CALLED.search(message):
         refs += [
             NameRef("triton", _triton_scope(mod), name)
             for mod, name, _ in calls
@@ -255,6 +274,9 @@ def _aten_message_refs(message: str, source: str) -> list[NameRef]:
     m = _GCC_NO_MEMBER.search(message)
     if m:
         refs.append(NameRef("aten", "Tensor", m.group(1), missing_ok=True))
+    m = _NOT_IN_NAMESPACE.search(message)
+    if m:
+        refs.append(NameRef("aten", "at", m.group(1) or m.group(2), missing_ok=True))
     return refs
 
 
