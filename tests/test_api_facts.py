@@ -320,3 +320,10 @@ def test_function_missing_from_torch_namespace_is_reported_missing(index: ApiFac
     (fact,) = api_facts_for(_log("fresh7_gcc_torch_swish_name"), "cpu", index)
     assert fact.name == "at::swish" and not fact.exists
     assert "at::hardswish" in fact.nearest
+
+
+def test_python_operators_in_cpp_point_at_matmul_and_pow(index: ApiFactsIndex) -> None:
+    matmul = api_facts_for(_log("fresh7_gcc_python_matmul_operator"), "cpu", index)
+    power = api_facts_for(_log("fresh7_gcc_python_power_operator"), "cpu", index)
+    assert matmul[0].name == "at::matmul"
+    assert power[0].name == "at::pow"

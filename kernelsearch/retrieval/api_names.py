@@ -101,6 +101,10 @@ _NOT_IN_NAMESPACE = re.compile(
     r"‘(\w+)’ is not a member of ‘(?:at|torch)’|namespace \"(?:at|torch)\" has no member \"(\w+)\""
 )
 
+# Python operators written in C++: `a @ b` and `x ** 2` are at::matmul and at::pow there.
+_STRAY_AT = re.compile(r"stray [‘']@[’'] in program")
+_UNARY_STAR = re.compile(r"invalid type argument of unary [‘']\*[’']")
+
 # ---- source-line calls ----------------------------------------------------------------------
 _TRITON_CALL = re.compile(
     r"\b(?P<mod>tl\.math|tl\.extra\.cuda\.libdevice|libdevice|tl)\.(?P<name>\w+)\s*\("
@@ -274,6 +278,10 @@ def _aten_message_refs(message: str, source: str) -> list[NameRef]:
     m = _GCC_NO_MEMBER.search(message)
     if m:
         refs.append(NameRef("aten", "Tensor", m.group(1), missing_ok=True))
+    if _STRAY_AT.search(message):
+        refs.append(NameRef("aten", "at", "matmul"))
+    if _UNARY_STAR.search(message) and "**" in source:
+        refs.append(NameRef("aten", "at", "pow"))
     m = _NOT_IN_NAMESPACE.search(message)
     if m:
         refs.append(NameRef("aten", "at", m.group(1) or m.group(2), missing_ok=True))
