@@ -1,5 +1,5 @@
 """API facts: extraction from the installed triton / torch / CUDA toolkit, and lookups for the
-errors of real captured logs (benchmarks/retrieval/logs, dev..dev7 splits)."""
+errors of real captured logs (benchmarks/retrieval/logs, dev..dev8 splits)."""
 
 from __future__ import annotations
 
