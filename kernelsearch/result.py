@@ -62,6 +62,9 @@ class TimingStats:
     max: float
     trials: int
     method: str  # e.g. "cpu_perf_counter", "cuda_event_l2_flush"
+    # Interquartile range: the spread one slow outlier (a preempted trial) cannot inflate.
+    # None in results recorded before it existed.
+    iqr: float | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)

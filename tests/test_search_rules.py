@@ -86,6 +86,30 @@ def test_margin_follows_timing_spread_and_has_a_floor():
     assert noisy == pytest.approx(1.0 * (2**0.5 * 0.1) / 4)
 
 
+def test_one_preempted_trial_does_not_swamp_the_margin():
+    from kernelsearch.harness.timing import summarize
+
+    steady = [1.0 + 0.01 * (i % 5) for i in range(20)]  # about 1% spread
+    base = summarize([*steady[:-1], 500.0], "fake")  # one trial preempted for half a second
+    assert base.std > 100 * base.iqr  # the plain standard deviation is all outlier
+    kernel = summarize([x / 2 for x in steady], "fake")
+    r = EvalResult(
+        "x", "cpu", "cpu", Stage.CORRECT, correct=True, runtime=kernel, baseline_eager=base
+    )
+    assert score_margin(r) < 0.01  # the speedup's spread, not the outlier's
+    legacy = t(1.0, std=base.std)  # recorded before iqr existed: the std is what is known
+    assert legacy.iqr is None
+    assert score_margin(ok(2.0, std=base.std)) > 0.1
+
+
+def test_noise_never_lets_an_accepted_kernel_tie_a_failed_one():
+    wild = ok(1.7, std=50.0)  # spread far beyond the speedup itself
+    margin = score_margin(wild)
+    assert margin == pytest.approx(score(wild) - 1.0)  # capped at the accepted floor
+    failed = EvalResult("x", "cpu", "cpu", Stage.INCORRECT, trials_passed=5, trials_run=5)
+    assert gate_passes([Scored(score(wild), margin)], [Scored(score(failed))])
+
+
 # ---- ties and the gate ---------------------------------------------------------------
 
 

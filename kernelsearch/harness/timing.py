@@ -21,6 +21,7 @@ class Timer(Protocol):
 
 
 def summarize(samples_ms: list[float], method: str) -> TimingStats:
+    quartiles = statistics.quantiles(samples_ms, n=4) if len(samples_ms) > 1 else None
     return TimingStats(
         mean=statistics.fmean(samples_ms),
         median=statistics.median(samples_ms),
@@ -29,6 +30,7 @@ def summarize(samples_ms: list[float], method: str) -> TimingStats:
         max=max(samples_ms),
         trials=len(samples_ms),
         method=method,
+        iqr=quartiles[2] - quartiles[0] if quartiles else 0.0,
     )
 
 

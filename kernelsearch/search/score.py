@@ -12,8 +12,11 @@ Correctness objective: accepted scores 1.0, the ladder below. Compile objective:
 built scores 1.0 (accepted or not), the ladder below.
 
 Timing noise is not progress. `score_margin()` turns the spread of the kernel's and the
-baseline's timings (std / median of each) into the uncertainty of the score; `ties()` and
-`beats()` compare scores with those margins, at the Pareto frontier and at the minibatch gate.
+baseline's timings into the uncertainty of the score; `ties()` and `beats()` compare scores
+with those margins, at the Pareto frontier and at the minibatch gate. The spread is robust
+(interquartile range / 1.349, the standard deviation it implies for normal noise), so one
+preempted trial does not turn every comparison into a tie, and a margin never reaches below
+the accepted floor: noise in a speedup cannot make an accepted kernel tie a failed one.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from kernelsearch.result import EvalResult, Stage, TimingStats
 ACCEPTED_UNTIMED = 1.0
 PERFECT_CORRECTNESS = 1.0
 MIN_RELATIVE_NOISE = 0.01  # timings never count as more precise than 1%
+IQR_PER_SIGMA = 1.349  # interquartile range of a normal distribution, in standard deviations
 FLOAT_SLACK = 1e-9  # so equal-by-construction differences are not split by rounding
 
 # Score of a non-accepted result, by stage: higher = got further.
@@ -96,7 +100,8 @@ def relative_noise(kernel: TimingStats | None, base: TimingStats | None) -> floa
     def cv(t: TimingStats | None) -> float:
         if t is None or t.median <= 0:
             return 0.0
-        return t.std / t.median
+        spread = t.std if t.iqr is None else t.iqr / IQR_PER_SIGMA
+        return spread / t.median
 
     return max(MIN_RELATIVE_NOISE, math.hypot(cv(kernel), cv(base)))
 
@@ -110,7 +115,8 @@ def score_margin(result: EvalResult, objective: str = "speed", baseline: str = "
         return 0.0
     base = result.baseline_eager if baseline == "eager" else result.baseline_compile
     ds = s * relative_noise(result.runtime, base)
-    return ds / (1.0 + s) ** 2  # d/ds of s / (1 + s), times the speedup's uncertainty
+    margin = ds / (1.0 + s) ** 2  # d/ds of s / (1 + s), times the speedup's uncertainty
+    return min(margin, s / (1.0 + s))  # the score stays >= 1 however slow the noise says
 
 
 def scored(result: EvalResult, objective: str = "speed", baseline: str = "eager") -> Scored:
