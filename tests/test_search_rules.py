@@ -260,3 +260,16 @@ def test_config_validates_and_sizes_auto_budgets():
     assert SearchConfig(auto="light", minibatch_size=3).evaluation_budget(6) == 6 * 6 + 3 * 6
     cfg = SearchConfig(budget=9, max_cost_usd=2.0)
     assert SearchConfig.from_dict(cfg.to_dict()) == cfg
+
+
+def test_baselines_cached_without_a_robust_spread_are_measured_again(tmp_path):
+    from kernelsearch.harness.baselines import BaselineCache, Baselines
+
+    cache = BaselineCache(tmp_path)
+    measured = TimingStats(1.0, 1.0, 0.1, 0.9, 1.2, 10, "cpu_perf_counter", iqr=0.05)
+    cache.put("new", Baselines("x", measured, None, "cpu"))
+    old = Baselines("x", TimingStats(1.0, 1.0, 0.1, 0.9, 1.2, 10, "cpu_perf_counter"), None, "cpu")
+    cache.put("old", old)
+    assert cache.get("old") is None
+    hit = cache.get("new")
+    assert hit is not None and hit.cached and hit.eager == measured

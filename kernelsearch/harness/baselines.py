@@ -57,9 +57,13 @@ class BaselineCache:
         if not path.is_file():
             return None
         try:
-            return Baselines.from_dict(json.loads(path.read_text()), cached=True)
+            found = Baselines.from_dict(json.loads(path.read_text()), cached=True)
         except (json.JSONDecodeError, KeyError, TypeError):
             return None
+        timings = [t for t in (found.eager, found.compile) if t is not None]
+        if any(t.iqr is None for t in timings):  # measured before the robust spread existed
+            return None
+        return found
 
     def put(self, key: str, value: Baselines) -> None:
         self.root.mkdir(parents=True, exist_ok=True)
