@@ -50,6 +50,12 @@ def torch_include_flags() -> list[str]:
     return flags
 
 
+def load_inline_nvcc_flags() -> list[str]:
+    from torch.utils import cpp_extension
+
+    return list(cpp_extension.COMMON_NVCC_FLAGS)
+
+
 def run_case(name: str, filename: str, source: str, command: list[str]) -> str:
     """Write `source` to a scratch dir, run `command` there, save combined output as a log."""
     work = SCRATCH / name
@@ -155,8 +161,12 @@ def capture_main(
     def chosen(names: Mapping[str, Any]) -> list[str]:
         return [n for n in names if not args.cases or n in args.cases]
 
+    # load_inline always passes torch's COMMON_NVCC_FLAGS (--expt-relaxed-constexpr, the
+    # __CUDA_NO_HALF_OPERATORS__ family): without them a capture shows errors the product never
+    # sees and misses ones it does. Logs up to fresh9 were captured without them.
+    nvcc_flags = load_inline_nvcc_flags()
     for name in chosen(nvcc_cases):
-        command = ["nvcc", "-c", f"-arch={NVCC_ARCH}", "kernel.cu"]
+        command = ["nvcc", "-c", f"-arch={NVCC_ARCH}", *nvcc_flags, "kernel.cu"]
         compile_case(args.out, name, "kernel.cu", nvcc_cases[name], command)
     for name in chosen(triton_cases):
         text = triton_error(*triton_cases[name])
@@ -169,5 +179,13 @@ def capture_main(
         command = ["g++", "-std=c++20", "-fsyntax-only", "-fopenmp", *flags, "main.cpp"]
         compile_case(args.out, name, "main.cpp", gcc_cases[name], command)
     for name in chosen(nvcc_torch_cases):
-        command = ["nvcc", "-c", f"-arch={NVCC_ARCH}", "-std=c++20", *flags, "kernel.cu"]
+        command = [
+            "nvcc",
+            "-c",
+            f"-arch={NVCC_ARCH}",
+            "-std=c++20",
+            *nvcc_flags,
+            *flags,
+            "kernel.cu",
+        ]
         compile_case(args.out, name, "kernel.cu", nvcc_torch_cases[name], command)
