@@ -34,8 +34,12 @@ TOP1_FLOOR = 0.8
 # of session 4 wrote sections for every log no section answered and labelled them. Measured after
 # round 8: 1.0 at k=3 on all three; at k=1 dev6 0.912 (31/34), dev7 0.844 (38/45), dev8 0.865 (32/37).
 DEV6_TO_8_FLOOR = 0.9
+# fresh9 (36 logs, the most common mistakes by frequency) was measured blind once, untuned:
+# 0.944 (34/36) at k=3, 0.917 (33/36) at k=1. Its floor guards that measurement; tuning on it
+# would make it a dev split like the others.
+FRESH9_FLOOR = 0.9
 # Later splits may be blind test sets: never read here.
-SPLITS = ("dev", "heldout", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "dev8")
+SPLITS = ("dev", "heldout", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "dev8", "fresh9")
 
 
 def _recall_module():
@@ -60,6 +64,7 @@ def test_recall_at_3_on_held_out_logs_meets_the_goal() -> None:
         "dev4": DEV4_FLOOR,
         "dev5": DEV5_FLOOR,
         **dict.fromkeys(("dev6", "dev7", "dev8"), DEV6_TO_8_FLOOR),
+        "fresh9": FRESH9_FLOOR,
     }
     for split in SPLITS:
         assert report[split]["total"] >= 20, split

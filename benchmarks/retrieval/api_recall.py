@@ -9,7 +9,7 @@ component (`at::matmul` ~ `matmul`, `cooperative_groups::tiled_partition` ~ `til
 A log is answered when a labelled section is in the top k docs results or a labelled API
 name is returned.
 
-Run: python benchmarks/retrieval/api_recall.py [--split dev8] [--k 3] [--verbose]
+Run: python benchmarks/retrieval/api_recall.py [--split fresh9] [--k 3] [--verbose]
 """
 
 from __future__ import annotations
@@ -115,7 +115,7 @@ def summary(outcomes: list[Outcome], k: int) -> dict[str, int]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--split", default="dev8")
+    parser.add_argument("--split", default="fresh9")
     parser.add_argument("--k", type=int, default=TOP_K)
     parser.add_argument("--verbose", action="store_true", help="one line per log")
     args = parser.parse_args()
