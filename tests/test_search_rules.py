@@ -8,6 +8,8 @@ import random
 import pytest
 
 from kernelsearch.errors import ConfigError
+from kernelsearch.harness.baselines import BaselineCache, Baselines
+from kernelsearch.harness.timing import summarize
 from kernelsearch.result import EvalResult, Flag, Severity, Stage, TimingStats
 from kernelsearch.search.budget import Budget
 from kernelsearch.search.config import SearchConfig
@@ -87,9 +89,7 @@ def test_margin_follows_timing_spread_and_has_a_floor():
 
 
 def test_one_preempted_trial_does_not_swamp_the_margin():
-    from kernelsearch.harness.timing import summarize
-
-    steady = [1.0 + 0.01 * (i % 5) for i in range(20)]  # about 1% spread
+    steady = [1.0 + 0.01 * (i % 5) for i in range(20)]  # a few percent of spread
     base = summarize([*steady[:-1], 500.0], "fake")  # one trial preempted for half a second
     assert base.std > 100 * base.iqr  # the plain standard deviation is all outlier
     kernel = summarize([x / 2 for x in steady], "fake")
@@ -263,8 +263,6 @@ def test_config_validates_and_sizes_auto_budgets():
 
 
 def test_baselines_cached_without_a_robust_spread_are_measured_again(tmp_path):
-    from kernelsearch.harness.baselines import BaselineCache, Baselines
-
     cache = BaselineCache(tmp_path)
     measured = TimingStats(1.0, 1.0, 0.1, 0.9, 1.2, 10, "cpu_perf_counter", iqr=0.05)
     cache.put("new", Baselines("x", measured, None, "cpu"))
