@@ -197,8 +197,9 @@ def timing_lines(result: EvalResult) -> list[str]:
     if result.runtime is None:
         return []
     t = result.runtime
+    spread = f"std {format_ms(t.std)}" if t.iqr is None else f"IQR {format_ms(t.iqr)}"
     lines = [
-        f"Kernel time: {format_ms(t.median)} median ({t.trials} trials, {t.method}; min {format_ms(t.min)}, std {format_ms(t.std)})."
+        f"Kernel time: {format_ms(t.median)} median ({t.trials} trials, {t.method}; min {format_ms(t.min)}, {spread})."
     ]
     for label, base, speedup in (
         ("eager PyTorch", result.baseline_eager_ms, result.speedup_eager),

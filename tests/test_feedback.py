@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import shutil
 import subprocess
@@ -142,6 +143,14 @@ def test_timing_lines_give_speedups_against_both_baselines() -> None:
     lines = timing_lines(result)
     assert lines[1] == "vs eager PyTorch: 3.00 ms -> 1.50x (faster)."
     assert lines[2] == "vs torch.compile: 1.00 ms -> 0.50x (slower)."
+    assert "std " in lines[0]  # recorded without an IQR: the std is the spread shown
+
+
+def test_timing_line_shows_the_iqr_the_search_uses_as_noise() -> None:
+    runtime = dataclasses.replace(stats(2.0), iqr=0.04)
+    result = EvalResult("t", "cuda", "cuda", Stage.CORRECT, correct=True, runtime=runtime)
+    line = timing_lines(result)[0]
+    assert "IQR" in line and "std" not in line
 
 
 def test_trim_template_noise_collapses_long_template_arguments_only() -> None:

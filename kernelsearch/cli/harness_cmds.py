@@ -95,7 +95,8 @@ def render_result(result: EvalResult) -> None:
         table.add_row(
             "runtime ms",
             f"median {r.median:.4f} (mean {r.mean:.4f}, std {r.std:.4f}, "
-            f"min {r.min:.4f}, max {r.max:.4f}; {r.trials} trials, {r.method})",
+            + ("" if r.iqr is None else f"IQR {r.iqr:.4f}, ")
+            + f"min {r.min:.4f}, max {r.max:.4f}; {r.trials} trials, {r.method})",
         )
         table.add_row(
             "eager / compile ms",
