@@ -1043,7 +1043,9 @@ def conv_mish_avgpool_kernel(
                 & (iw >= 0)
                 & (iw < W)
             )
-            a = tl.load(x_ptr + ((n[:, None] * C + c[None, :]) * H + ih) * W + iw, mask=m, other=0.0)
+            a = tl.load(
+                x_ptr + ((n[:, None] * C + c[None, :]) * H + ih) * W + iw, mask=m, other=0.0
+            )
             b = tl.load(
                 w_ptr + offs_oc[None, :] * K_total + offs_k[:, None],
                 mask=(offs_oc[None, :] < OC) & (offs_k[:, None] < K_total),
@@ -1115,15 +1117,16 @@ TRITON_CASES = {
     # argmax over the last dim, several whole rows per program, int64 indices
     "fresh8_triton_argmax_dim": (
         argmax_kernel,
-        {"x_ptr": F32, "out_ptr": I64, "n_rows": I32, "N": I32, "BLOCK_N": CE,
-         "ROWS_PER_PROG": CE},
+        {"x_ptr": F32, "out_ptr": I64, "n_rows": I32, "N": I32, "BLOCK_N": CE, "ROWS_PER_PROG": CE},
         {"BLOCK_N": 1024, "ROWS_PER_PROG": 4},
     ),  # fmt: skip
     # row softmax, persistent programs over rows, whole row in registers, exp2
     "fresh8_triton_softmax": (
         softmax_kernel,
-        _sig("x_ptr out_ptr n_rows n_cols x_row_stride out_row_stride BLOCK_SIZE NUM_STAGES",
-             "ppiiiicc"),
+        _sig(
+            "x_ptr out_ptr n_rows n_cols x_row_stride out_row_stride BLOCK_SIZE NUM_STAGES",
+            "ppiiiicc",
+        ),
         {"BLOCK_SIZE": 4096, "NUM_STAGES": 2},
     ),  # fmt: skip
     # log-softmax over very wide rows: online max/sum pass then a write pass
@@ -1153,16 +1156,21 @@ TRITON_CASES = {
     # square GEMM with block pointers, swizzled tile order, tf32 tensor cores
     "fresh8_triton_square_gemm": (
         matmul_kernel,
-        _sig("a_ptr b_ptr c_ptr M N K stride_am stride_ak stride_bk stride_bn stride_cm "
-             "stride_cn BLOCK_M BLOCK_N BLOCK_K GROUP_M", "pppiiiiiiiiicccc"),
+        _sig(
+            "a_ptr b_ptr c_ptr M N K stride_am stride_ak stride_bk stride_bn stride_cm "
+            "stride_cn BLOCK_M BLOCK_N BLOCK_K GROUP_M",
+            "pppiiiiiiiiicccc",
+        ),
         {"BLOCK_M": 128, "BLOCK_N": 128, "BLOCK_K": 32, "GROUP_M": 8},
     ),  # fmt: skip
     # batched GEMM, batch on grid axis 1, grouped tile order, pipelined K loop
     "fresh8_triton_batched_matmul": (
         bmm_kernel,
-        _sig("a_ptr b_ptr c_ptr M N K stride_ab stride_am stride_ak stride_bb stride_bk "
-             "stride_bn stride_cb stride_cm stride_cn BLOCK_M BLOCK_N BLOCK_K GROUP_M",
-             "pppiiiiiiiiiiiicccc"),
+        _sig(
+            "a_ptr b_ptr c_ptr M N K stride_ab stride_am stride_ak stride_bb stride_bk "
+            "stride_bn stride_cb stride_cm stride_cn BLOCK_M BLOCK_N BLOCK_K GROUP_M",
+            "pppiiiiiiiiiiiicccc",
+        ),
         {"BLOCK_M": 128, "BLOCK_N": 64, "BLOCK_K": 32, "GROUP_M": 8},
     ),  # fmt: skip
     # matrix-vector product, row tiles with split-K partial sums combined by atomics
@@ -1174,8 +1182,10 @@ TRITON_CASES = {
     # 3x3 conv2d as an implicit GEMM over (pixels x out-channels) with tl.dot
     "fresh8_triton_conv2d": (
         conv2d_igemm_kernel,
-        _sig("x_ptr w_ptr bias_ptr y_ptr N C H W OC KH KW PAD BLOCK_M BLOCK_N BLOCK_K",
-             "ppppiiiiicccccc"),
+        _sig(
+            "x_ptr w_ptr bias_ptr y_ptr N C H W OC KH KW PAD BLOCK_M BLOCK_N BLOCK_K",
+            "ppppiiiiicccccc",
+        ),
         {"KH": 3, "KW": 3, "PAD": 1, "BLOCK_M": 128, "BLOCK_N": 128, "BLOCK_K": 32},
     ),  # fmt: skip
     # depthwise 3x3 conv, 2D output tile per (n, c) plane, unrolled taps
@@ -1211,8 +1221,15 @@ TRITON_CASES = {
     # cross-entropy: per-row online logsumexp minus target logit, mean by atomic add
     "fresh8_triton_cross_entropy": (
         cross_entropy_kernel,
-        {"logits_ptr": F32, "targets_ptr": I64, "loss_ptr": F32, "n_rows": I32,
-         "n_cols": I32, "inv_n_rows": "fp32", "BLOCK": CE},
+        {
+            "logits_ptr": F32,
+            "targets_ptr": I64,
+            "loss_ptr": F32,
+            "n_rows": I32,
+            "n_cols": I32,
+            "inv_n_rows": "fp32",
+            "BLOCK": CE,
+        },
         {"BLOCK": 4096},
     ),  # fmt: skip
     # KL divergence (batchmean): blockwise t*(log t - log p) partial sums, atomic add
@@ -1224,15 +1241,20 @@ TRITON_CASES = {
     # fused linear (x W^T + b) with erf-GELU and scale epilogue, 3xTF32 dot
     "fresh8_triton_gemm_gelu_scale": (
         linear_gelu_scale_kernel,
-        _sig("x_ptr w_ptr b_ptr y_ptr M N K stride_xm stride_wn stride_ym scale BLOCK_M "
-             "BLOCK_N BLOCK_K GROUP_M", "ppppiiiiiifcccc"),
+        _sig(
+            "x_ptr w_ptr b_ptr y_ptr M N K stride_xm stride_wn stride_ym scale BLOCK_M "
+            "BLOCK_N BLOCK_K GROUP_M",
+            "ppppiiiiiifcccc",
+        ),
         {"BLOCK_M": 128, "BLOCK_N": 128, "BLOCK_K": 32, "GROUP_M": 8},
     ),  # fmt: skip
     # flash-attention forward for softmax(Q K^T * scale) V, online softmax with exp2
     "fresh8_triton_bmm_scale_softmax_bmm": (
         flash_attn_fwd,
-        _sig("q_ptr k_ptr v_ptr o_ptr sm_scale seq_len stride_b stride_s HEAD_DIM BLOCK_M "
-             "BLOCK_N", "ppppfiiiccc"),
+        _sig(
+            "q_ptr k_ptr v_ptr o_ptr sm_scale seq_len stride_b stride_s HEAD_DIM BLOCK_M BLOCK_N",
+            "ppppfiiiccc",
+        ),
         {"HEAD_DIM": 128, "BLOCK_M": 128, "BLOCK_N": 64},
     ),  # fmt: skip
     # fused linear + row logsumexp + ReLU: N tiles of GEMM folded into an online LSE
@@ -1244,8 +1266,10 @@ TRITON_CASES = {
     # fused conv2d (implicit GEMM) + Mish + 2x2 average pool, four sub-positions per output
     "fresh8_triton_conv2d_mish_avgpool": (
         conv_mish_avgpool_kernel,
-        _sig("x_ptr w_ptr b_ptr y_ptr NB C H W OC PH PW KS PAD POOL BLOCK_P BLOCK_OC BLOCK_K",
-             "ppppiiiiiiicccccc"),
+        _sig(
+            "x_ptr w_ptr b_ptr y_ptr NB C H W OC PH PW KS PAD POOL BLOCK_P BLOCK_OC BLOCK_K",
+            "ppppiiiiiiicccccc",
+        ),
         {"KS": 3, "PAD": 1, "POOL": 2, "BLOCK_P": 64, "BLOCK_OC": 64, "BLOCK_K": 32},
     ),  # fmt: skip
 }

@@ -229,10 +229,13 @@ torch::Tensor total(torch::Tensor x) {
 """,
 }
 
+
 def _default_stream(source: str) -> str:
     """The same source without <c10/cuda/CUDAStream.h>, launching on the default stream."""
     source = source.replace("#include <c10/cuda/CUDAStream.h>\n", "")
-    return source.replace("auto stream = c10::cuda::getCurrentCUDAStream();", "cudaStream_t stream = 0;")
+    return source.replace(
+        "auto stream = c10::cuda::getCurrentCUDAStream();", "cudaStream_t stream = 0;"
+    )
 
 
 # First capture of NVCC_TORCH_CASES_AS_WRITTEN failed on this machine's setup, not the mistake:
