@@ -203,16 +203,16 @@ def _triton_message_refs(message: str, source: str) -> list[NameRef]:
         (c.group("mod"), c.group("name"), call_arguments(source, c.end() - 1))
         for c in _TRITON_CALL.finditer(source)
     ]
-    m = _TL_METHOD_CALLED.search(message)
-    if m:
-        refs.append(NameRef("triton", "tensor", m.group(1)))
+    method = _TL_METHOD_CALLED.search(message)
+    if method:
+        refs.append(NameRef("triton", "tensor", method.group(1)))
     m = _TT_OP.search(message)
     if m:
         refs.append(NameRef("triton", "tl", m.group(1)))
     if _NAMES_NOTHING.match(message.strip()):
         refs += [NameRef("triton", _triton_scope(mod), name) for mod, name, _ in calls]
     m = _PY_CALLED.search(message)
-    if m and not _TL_METHOD_CALLED.search(message):
+    if m and not method:
         refs += [
             NameRef("triton", _triton_scope(mod), name)
             for mod, name, _ in calls
